@@ -1,0 +1,26 @@
+# The two-command front door (see README.md):
+#   make run   builds the release tree and runs the main benchmark on every visible GPU
+#   make test  builds every kernel and runs the test tiers (GPU tiers skip without a GPU)
+JOBS ?= $(shell nproc)
+RUN_ARGS ?=
+
+.PHONY: run test deps release ci install
+deps:
+	@scripts/install-deps.sh
+
+release: deps
+	cmake --preset release
+	cmake --build --preset release -j $(JOBS)
+
+ci: deps
+	cmake --preset ci
+	cmake --build --preset ci -j $(JOBS)
+
+run: release
+	scripts/main-job.sh build/release $(RUN_ARGS)
+
+test: ci
+	ctest --test-dir build/ci --output-on-failure -j $(JOBS) --no-tests=error
+
+install: release
+	cmake --install build/release --prefix $(or $(PREFIX),/usr/local)

@@ -1,0 +1,30 @@
+include(GoogleTest)
+
+# Helpers that every subdirectory uses to declare its targets in one line.
+
+# symm_library(name [CUDA_PORTABLE] SOURCES ...): a library exported as symm::<alias>.
+function(symm_export_library target alias)
+  add_library(symm::${alias} ALIAS ${target})
+  set_property(TARGET ${target} PROPERTY EXPORT_NAME ${alias})
+  set_property(GLOBAL APPEND PROPERTY SYMM_EXPORTED_LIBRARIES ${target})
+endfunction()
+
+function(symm_install_tool target)
+  set_property(GLOBAL APPEND PROPERTY SYMM_INSTALLED_TOOLS ${target})
+endfunction()
+
+# symm_add_test(name LABEL cpu|gpu|multigpu SOURCES ... LIBS ...): a GoogleTest binary
+# registered with CTest. A gpu test that finds no GPU calls GTEST_SKIP(), which CTest
+# reports as skipped (never as passed).
+function(symm_add_test name)
+  cmake_parse_arguments(T "" "LABEL;TIMEOUT" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main symm::cuda_flags)
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  # One CTest test per test case, so one skipped case never hides the others.
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
+    PROPERTIES LABELS ${T_LABEL} TIMEOUT ${T_TIMEOUT}
+               SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+endfunction()

@@ -1,0 +1,39 @@
+#pragma once
+// The bootstrap channel among the ranks of one job (no GPU needed).
+//
+// Self-spawned ranks inherit socket pairs from the supervisor; ranks joined under an
+// external launcher (torchrun, mpirun, srun) meet on a Unix socket named from the job's
+// identity in a private directory, with peer credentials checked. Rank 0 is the hub:
+// every collective is a gather to rank 0 and a scatter back. Every call is bounded by
+// a timeout and throws symm::TimeoutError naming the rank that did not answer.
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "symm/host/unique_fd.hpp"
+
+namespace symm {
+
+class Team {
+ public:
+  virtual ~Team() = default;
+
+  virtual int rank() const = 0;
+  virtual int world() const = 0;
+
+  // Every rank calls these in the same order with the same sizes.
+  virtual void barrier() = 0;
+  virtual void broadcast(std::span<std::byte> data, int root) = 0;
+  // Returns world * mine.size() bytes, rank r's contribution at offset r * mine.size().
+  virtual std::vector<std::byte> all_gather(std::span<const std::byte> mine) = 0;
+  // Passes one file descriptor per rank (SCM_RIGHTS); result[r] is a local duplicate of
+  // rank r's descriptor (result[rank()] duplicates fd itself).
+  virtual std::vector<UniqueFd> all_gather_fds(int fd) = 0;
+
+  // Timeout applied to each collective; SYMM_BOOTSTRAP_TIMEOUT_MS overrides the default.
+  virtual void set_timeout(std::chrono::milliseconds timeout) = 0;
+};
+
+}  // namespace symm
