@@ -18,6 +18,9 @@ target_compile_options(symm_cuda_flags INTERFACE
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<NOT:$<CONFIG:Debug>>>:-lineinfo>
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
 target_compile_definitions(symm_cuda_flags INTERFACE $<$<CONFIG:Debug>:SYMM_DEBUG=1>)
+if(SYMM_WERROR)
+  target_compile_options(symm_cuda_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+endif()
 
 # Portable (non-Hopper) CUDA targets call this to add sm_80 code next to sm_90a.
 function(symm_portable_cuda_target target)

@@ -28,3 +28,14 @@ function(symm_add_test name)
     PROPERTIES LABELS ${T_LABEL} TIMEOUT ${T_TIMEOUT}
                SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
 endfunction()
+
+# Adds every child folder that has a CMakeLists.txt, so areas can grow independently.
+function(symm_add_child_dirs)
+  file(GLOB _children LIST_DIRECTORIES true ${CMAKE_CURRENT_SOURCE_DIR}/*)
+  list(SORT _children)
+  foreach(_child ${_children})
+    if(IS_DIRECTORY ${_child} AND EXISTS ${_child}/CMakeLists.txt)
+      add_subdirectory(${_child})
+    endif()
+  endforeach()
+endfunction()
