@@ -1,0 +1,39 @@
+#pragma once
+// The few mbarrier operations the GEMM pipeline needs, as asm volatile with the `_` sink
+// operand. CCCL's cuda::ptx forms with release semantics return the barrier state from a
+// non-volatile asm, which the compiler may delete when the state is unused; initialisation
+// and waiting use cuda::ptx directly.
+#include <cstdint>
+
+#include <cuda/ptx>
+
+#include "symm/device/ptx/gemm_smem.cuh"
+
+namespace symm::ptx {
+
+// One arrival that also announces `bytes` of asynchronous (TMA) writes to wait for.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+                   smem_addr(bar)),
+               "r"(bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
+  asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar))
+               : "memory");
+}
+
+// Spins until the phase with parity `parity` has completed. A freshly initialised barrier
+// counts as having completed the phase before phase 0, so waiting for parity 1 passes.
+__device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
+  while (!cuda::ptx::mbarrier_try_wait_parity(bar, parity)) {
+  }
+}
+
+// Named barrier among `threads` threads of the block (ids 1..15; 0 is __syncthreads).
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+}  // namespace symm::ptx

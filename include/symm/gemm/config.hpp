@@ -1,0 +1,91 @@
+#pragma once
+// Kernel configurations: one compile-time type per persistent WGMMA kernel shape, a
+// runtime descriptor of each, and the shared-memory budget both are checked against.
+//
+// A block is one producer warpgroup (TMA) and CONSUMERS = 2 consumer warpgroups (WGMMA);
+// consumer w owns rows [w * WG_M, (w + 1) * WG_M) of the (BLK_M, BLK_N) tile.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <tuple>
+
+#include "symm/gemm/scheduler.hpp"
+
+namespace symm::gemm {
+
+// Opt-in shared memory per block on sm_90 (227 KiB); the runtime also asks the device.
+inline constexpr int kSm90MaxSmemPerBlock = 232448;
+inline constexpr int kWarpgroupThreads = 128;
+inline constexpr int kConsumers = 2;
+inline constexpr int kSwizzleBytes = 128;        // TMA/WGMMA 128-byte swizzle
+inline constexpr int kEpilogueRows = 64;         // rows of one epilogue staging tile
+inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1024 B
+
+// The one resource budget: compile-time asserts and the run-time refusal both read it.
+struct SmemBudget {
+  int pipeline = 0;  // (BLK_M + BLK_N) x BLK_K x STAGES operand tiles
+  int epilogue = 0;  // 2 staging tiles (64 rows x 128 B) per consumer warpgroup
+  int barriers = 0;  // full + empty mbarrier per stage, padded to the 1024-B alignment
+  constexpr int total() const { return pipeline + epilogue + barriers + kSmemAlignSlack; }
+};
+
+constexpr SmemBudget smem_budget(int blk_m, int blk_n, int blk_k, int stages) {
+  return SmemBudget{stages * (blk_m + blk_n) * blk_k * 2,
+                    kConsumers * 2 * kEpilogueRows * kSwizzleBytes,
+                    int(ceil_div(2 * stages * 8, 1024)) * 1024};
+}
+
+// Runtime description of a configuration (what the heuristic and the CLI talk about).
+struct KernelConfig {
+  int blk_m = 0, blk_n = 0, blk_k = 0, stages = 0;
+  constexpr int smem_bytes() const { return smem_budget(blk_m, blk_n, blk_k, stages).total(); }
+  constexpr bool operator==(const KernelConfig&) const = default;
+};
+
+std::string to_string(const KernelConfig& c);           // "128x256x64s4"
+bool parse_config(const std::string& text, KernelConfig& out);  // inverse of to_string
+
+template <int BM, int BN, int BK, int S>
+struct TileConfig {
+  static constexpr int BLK_M = BM, BLK_N = BN, BLK_K = BK, STAGES = S;
+  static constexpr int CONSUMERS = kConsumers;
+  static constexpr int WG_M = BLK_M / CONSUMERS;        // rows per consumer warpgroup
+  static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
+  static constexpr KernelConfig desc{BM, BN, BK, S};
+  static constexpr int SMEM_BYTES = desc.smem_bytes();
+
+  static_assert(BLK_K * 2 == kSwizzleBytes, "a K row of the tile is one 128-byte swizzle row");
+  static_assert(WG_M % 64 == 0 && WG_M <= 128, "a consumer owns one or two m64 row blocks");
+  static_assert(BLK_N % 64 == 0 && BLK_N <= 256, "wgmma N is 64..256; TMA boxes are 64 wide");
+  static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box spans at most 256 rows");
+  static_assert(WG_M / 64 * BLK_N / 2 <= 128, "accumulators must fit the consumer registers");
+  static_assert(STAGES >= 2, "the ring needs at least double buffering");
+  static_assert(SMEM_BYTES <= kSm90MaxSmemPerBlock, "shared memory over the sm_90 limit");
+};
+
+// Every configuration built into the library. The first ones are the fast H200 shapes;
+// the 2/3-stage ones are the shapes Iris users sweep.
+using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128, 64, 4>,
+                                TileConfig<128, 192, 64, 4>, TileConfig<128, 128, 64, 6>,
+                                TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,
+                                TileConfig<256, 64, 64, 2>, TileConfig<256, 64, 64, 3>,
+                                TileConfig<256, 128, 64, 2>, TileConfig<256, 128, 64, 3>>;
+
+template <class Tuple>
+struct ConfigCatalog;
+template <class... Cfg>
+struct ConfigCatalog<std::tuple<Cfg...>> {
+  static constexpr std::array<KernelConfig, sizeof...(Cfg)> all{Cfg::desc...};
+};
+inline constexpr auto kWgmmaConfigs = ConfigCatalog<WgmmaConfigs>::all;
+
+// The portable mma.sync kernel: (128, 256, 32) tiles, 8 warps of (64, 64), 4 stages.
+struct FallbackConfig {
+  static constexpr int BLK_M = 128, BLK_N = 256, BLK_K = 32, STAGES = 4;
+  static constexpr int WARPS_M = 2, WARPS_N = 4, THREADS = WARPS_M * WARPS_N * 32;
+  static constexpr int WARP_M = BLK_M / WARPS_M, WARP_N = BLK_N / WARPS_N;
+  static constexpr int SMEM_BYTES = STAGES * (BLK_M + BLK_N) * BLK_K * 2;
+  static constexpr KernelConfig desc{BLK_M, BLK_N, BLK_K, STAGES};
+};
+
+}  // namespace symm::gemm

@@ -1,0 +1,27 @@
+#pragma once
+// The epilogue hook: a policy the persistent kernel calls after each consumer warpgroup
+// has stored its part of a tile into C. Fused kernels use it to publish tiles (release a
+// per-tile flag, or push the tile to peers); the default does nothing and costs nothing.
+//
+// Contract when Hook::kNotifies is true: before after_tile() runs, thread 0 of the
+// warpgroup (the one that issued the TMA stores) has waited for them to complete
+// (cp.async.bulk.wait_group 0) and executed fence.proxy.async.global, and the warpgroup
+// has met at a named barrier. A flag release must therefore come from info.thread == 0,
+// with the scope its readers need (system scope when another rank reads it).
+namespace symm::gemm {
+
+struct TileInfo {
+  int tile;            // grouped-order tile id (TileScheduler): the fused kernel's flag index
+  int tile_m, tile_n;  // tile coordinates
+  int row0, col0;      // first row and column of this warpgroup's part in C
+  int rows, cols;      // its extent, clipped to M and N
+  int warpgroup;       // consumer warpgroup 0 .. CONSUMERS - 1
+  int thread;          // thread within the warpgroup, 0 .. 127
+};
+
+struct NoEpilogueHook {
+  static constexpr bool kNotifies = false;
+  __device__ void after_tile(const TileInfo&) const {}
+};
+
+}  // namespace symm::gemm

@@ -1,0 +1,45 @@
+#pragma once
+// The GEMM entry point.
+//
+//   symm::gemm::Gemm gemm;                  // options from SYMM_GEMM_* variables
+//   gemm.run(problem, stream);              // plans, then launches on the stream
+//
+// A Gemm owns the split-K workspace of the plans it ran; use one Gemm per stream.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+#include "symm/gemm/params.hpp"
+#include "symm/gemm/plan.hpp"
+
+namespace symm::gemm {
+
+class Gemm {
+ public:
+  explicit Gemm(GemmOptions options = GemmOptions::from_env());
+  ~Gemm();
+  Gemm(const Gemm&) = delete;
+  Gemm& operator=(const Gemm&) = delete;
+
+  const GemmOptions& options() const { return options_; }
+  const DeviceLimits& limits() const { return limits_; }
+
+  Plan plan(const GemmProblem& p) const { return make_plan(p, options_, limits_); }
+  void run(const GemmProblem& p, cudaStream_t stream) { run(p, plan(p), stream); }
+  void run(const GemmProblem& p, const Plan& plan, cudaStream_t stream);
+
+ private:
+  void prepare_split_k(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream);
+
+  GemmOptions options_;
+  DeviceLimits limits_;
+  int device_ = 0;
+  void* workspace_ = nullptr;
+  std::size_t workspace_bytes_ = 0;
+  std::size_t counter_region_ = 0;  // bytes of counters known to be zero
+};
+
+// Reads the current device's SM count, shared-memory limit and compute capability.
+DeviceLimits query_device_limits(int device);
+
+}  // namespace symm::gemm

@@ -1,0 +1,72 @@
+#pragma once
+// The WGMMA consumer mainloop: one warpgroup accumulates its (WG_M, BLK_N) share of a
+// tile over a K range, stage by stage, and hands each stage back to the producer as soon
+// as its wgmmas have finished reading it.
+#include "symm/device/ptx/gemm_mbarrier.cuh"
+#include "symm/device/ptx/wgmma.cuh"
+#include "symm/gemm/element.cuh"
+#include "symm/gemm/pipeline.cuh"
+
+namespace symm::gemm {
+
+template <class Cfg, class In, BLayout BL>
+struct WgmmaMainloop {
+  using Smem = GemmSmem<Cfg, In>;
+  static constexpr int M_BLOCKS = Cfg::WG_M / 64;  // m64 row blocks per warpgroup
+  static constexpr int ACC = Cfg::BLK_N / 2;       // fp32 accumulators per thread per row block
+  static constexpr int K_STEPS = Cfg::BLK_K / 16;  // k16 wgmmas per stage
+  using Mma = ptx::Wgmma<Cfg::BLK_N, kIsFp16<In>, BL == BLayout::kn ? 1 : 0>;
+  using Accumulators = float[M_BLOCKS][ACC];
+
+  // A rows [row, row + 64) of a stage, k16 step ks: rows are 128 B apart, 8-row swizzle
+  // atoms 1024 B apart; a k16 step is 32 B further along the (swizzled) row.
+  __device__ static std::uint64_t a_desc(const std::uint8_t* stage, int row, int ks) {
+    return ptx::wgmma_desc_sw128(ptx::smem_addr(stage + row * kSwizzleBytes + ks * 32), 16, 1024);
+  }
+
+  // B, k16 step ks. nk: like A. kn: k16 rows start 16 * 128 B further; 64-column chunks
+  // (one TMA box each) are BLK_K * 128 B apart.
+  __device__ static std::uint64_t b_desc(const std::uint8_t* stage, int ks) {
+    if constexpr (BL == BLayout::nk)
+      return ptx::wgmma_desc_sw128(ptx::smem_addr(stage + ks * 32), 16, 1024);
+    else
+      return ptx::wgmma_desc_sw128(ptx::smem_addr(stage + ks * 16 * kSwizzleBytes),
+                                   Cfg::BLK_K * kSwizzleBytes, 1024);
+  }
+
+  __device__ static void zero(Accumulators& acc) {
+#pragma unroll
+    for (int mb = 0; mb < M_BLOCKS; ++mb)
+#pragma unroll
+      for (int i = 0; i < ACC; ++i) acc[mb][i] = 0.f;
+  }
+
+  // acc += A[rows of warpgroup wg] * B over k_tiles stages, starting at ring position pos.
+  // One stage's wgmmas stay in flight while the next stage is issued; a stage goes back
+  // to the producer once the group that read it has completed.
+  __device__ static void run(Accumulators& acc, Smem& s, RingPos<Cfg::STAGES>& pos, int k_tiles,
+                             int wg, bool leader) {
+    int reading = -1;  // stage whose wgmmas may still be in flight
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      ptx::mbarrier_wait(&s.full[pos.stage], pos.phase);
+      ptx::wgmma_fence();
+#pragma unroll
+      for (int mb = 0; mb < M_BLOCKS; ++mb)
+#pragma unroll
+        for (int ks = 0; ks < K_STEPS; ++ks)
+          Mma::mma(acc[mb], a_desc(s.a[pos.stage], wg * Cfg::WG_M + mb * 64, ks),
+                   b_desc(s.b[pos.stage], ks));
+      ptx::wgmma_commit_group();
+      ptx::wgmma_wait_group<1>();
+      if (leader && reading >= 0) ptx::mbarrier_arrive(&s.empty[reading]);
+      reading = pos.stage;
+      pos.advance();
+    }
+    ptx::wgmma_wait_group<0>();
+#pragma unroll
+    for (int mb = 0; mb < M_BLOCKS; ++mb) ptx::wgmma_fence_operands(acc[mb]);
+    if (leader && reading >= 0) ptx::mbarrier_arrive(&s.empty[reading]);
+  }
+};
+
+}  // namespace symm::gemm

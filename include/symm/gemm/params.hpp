@@ -1,0 +1,37 @@
+#pragma once
+// What the kernels receive. Host code fills these (kernels/gemm/*.cc); the tensor maps
+// travel inside the __grid_constant__ parameter block, as TMA requires.
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "symm/gemm/scheduler.hpp"
+
+namespace symm::gemm {
+
+// Split-K scratch: partial fp32 tiles of every split but the last, and one arrival
+// counter per (tile, consumer warpgroup) that the last split waits on and resets to 0.
+struct SplitKWorkspace {
+  float* partials = nullptr;
+  int* counters = nullptr;
+  std::uint64_t timeout_ns = 0;  // bound on the last split's wait (SYMM_WAIT_TIMEOUT_MS)
+};
+
+struct WgmmaParams {
+  CUtensorMap a;  // M x K, box (BLK_K, BLK_M)
+  CUtensorMap b;  // nk: N x K, box (BLK_K, BLK_N); kn: K x N, box (64, BLK_K)
+  CUtensorMap c;  // M x N with ldc, box (128 bytes of columns, 64 rows)
+  TileScheduler sched;
+  SplitKWorkspace splitk;
+  int m = 0, n = 0;  // C extent, for the hook's clipped tile sizes
+};
+
+struct FallbackParams {
+  const void* a = nullptr;
+  const void* b = nullptr;
+  void* c = nullptr;
+  int m = 0, n = 0, k = 0;
+  std::int64_t lda = 0, ldb = 0, ldc = 0;
+};
+
+}  // namespace symm::gemm

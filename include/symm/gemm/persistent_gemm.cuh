@@ -1,0 +1,88 @@
+#pragma once
+// The persistent, warp-specialised TMA + WGMMA GEMM (sm_90a).
+//
+// Each of num_blocks blocks walks work units block, block + num_blocks, ... of the tile
+// scheduler. Warpgroup 0 produces (one thread issues TMA into the stage ring), warpgroups
+// 1..CONSUMERS consume (WGMMA into registers, then the epilogue). A fused kernel calls
+// PersistentGemm<...>::run() from its own __global__ for its GEMM blocks; it must launch
+// Cfg::THREADS threads with __launch_bounds__(Cfg::THREADS, 1), Cfg::SMEM_BYTES of dynamic
+// shared memory, and leave named barriers 1..CONSUMERS to the GEMM.
+#include "symm/device/ptx/setmaxnreg.cuh"
+#include "symm/gemm/epilogue.cuh"
+#include "symm/gemm/mainloop.cuh"
+#include "symm/gemm/producer.cuh"
+#include "symm/gemm/splitk.cuh"
+
+namespace symm::gemm {
+
+// Registers per thread after reallocation: 128 x 40 + 256 x 232 <= 64K.
+inline constexpr int kProducerRegisters = 40;
+inline constexpr int kConsumerRegisters = 232;
+
+template <class Cfg, class In, class Out, BLayout BL, class Hook = NoEpilogueHook>
+struct PersistentGemm {
+  using Smem = GemmSmem<Cfg, In>;
+  using Mainloop = WgmmaMainloop<Cfg, In, BL>;
+  using Epilogue = TmaEpilogue<Cfg, In, Out>;
+  using Split = SplitK<Cfg, Mainloop::M_BLOCKS, Mainloop::ACC>;
+  static_assert(sizeof(Smem) + kSmemAlignSlack == Cfg::SMEM_BYTES,
+                "the shared-memory budget (config.hpp) must describe GemmSmem exactly");
+  static_assert(Cfg::CONSUMERS * kWarpgroupThreads * kConsumerRegisters +
+                        kWarpgroupThreads * kProducerRegisters <= 65536);
+
+  __device__ static TileInfo tile_info(const WgmmaParams& p, const WorkUnit& w, int wg, int t) {
+    const int row0 = w.tile_m * Cfg::BLK_M + wg * Cfg::WG_M, col0 = w.tile_n * Cfg::BLK_N;
+    const int rows = p.m - row0 < Cfg::WG_M ? p.m - row0 : Cfg::WG_M;
+    const int cols = p.n - col0 < Cfg::BLK_N ? p.n - col0 : Cfg::BLK_N;
+    return TileInfo{w.tile, w.tile_m, w.tile_n, row0, col0, rows > 0 ? rows : 0, cols, wg, t};
+  }
+
+  // Consumer warpgroup wg (0-based): accumulate each unit, reduce splits, store, notify.
+  __device__ static void consume(const WgmmaParams& p, const Hook& hook, Smem& s, int wg,
+                                 int block, int num_blocks) {
+    const int t = threadIdx.x % kWarpgroupThreads;
+    RingPos<Cfg::STAGES> pos;
+    int staging = 0;
+    typename Mainloop::Accumulators acc;
+    for (int u = block; u < p.sched.num_units(); u += num_blocks) {
+      const WorkUnit w = p.sched.unit(u);
+      Mainloop::zero(acc);
+      Mainloop::run(acc, s, pos, w.k_end - w.k_begin, wg, t == 0);
+      if (p.sched.k_splits > 1) {
+        if (w.split + 1 < p.sched.k_splits) {
+          Split::publish(acc, p, w, wg, t);
+          continue;
+        }
+        Split::accumulate_others(acc, p, w, wg, t);
+      }
+      const TileInfo info = tile_info(p, w, wg, t);
+      Epilogue::store(acc, s, &p.c, wg, t, info.row0, info.col0, staging);
+      Epilogue::notify(hook, info, wg);
+    }
+    Epilogue::drain(t);
+  }
+
+  __device__ static void run(const WgmmaParams& p, const Hook& hook, std::uint8_t* dynamic_smem,
+                             int block, int num_blocks) {
+    Smem& s = Smem::from(dynamic_smem);
+    if (threadIdx.x == 0) s.init_barriers();
+    __syncthreads();
+    const int warpgroup = threadIdx.x / kWarpgroupThreads;
+    if (warpgroup == 0) {
+      ptx::setmaxnreg_dec<kProducerRegisters>();
+      if (threadIdx.x == 0) TmaProducer<Cfg, In, BL>::run(p, s, block, num_blocks);
+    } else {
+      ptx::setmaxnreg_inc<kConsumerRegisters>();
+      consume(p, hook, s, warpgroup - 1, block, num_blocks);
+    }
+  }
+};
+
+template <class Cfg, class In, class Out, BLayout BL, class Hook>
+__global__ void __launch_bounds__(Cfg::THREADS, 1)
+    persistent_gemm_kernel(const __grid_constant__ WgmmaParams p, const __grid_constant__ Hook hook) {
+  extern __shared__ std::uint8_t dynamic_smem[];
+  PersistentGemm<Cfg, In, Out, BL, Hook>::run(p, hook, dynamic_smem, blockIdx.x, gridDim.x);
+}
+
+}  // namespace symm::gemm

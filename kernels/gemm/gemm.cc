@@ -1,0 +1,129 @@
+// The GEMM entry point: options, device limits, split-K workspace and the launch.
+#include "symm/gemm/gemm.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "check.hpp"
+#include "launch.hpp"
+#include "symm/common/error.hpp"
+#include "tensor_maps.hpp"
+
+namespace symm::gemm {
+namespace {
+
+constexpr std::uint64_t kDefaultWaitTimeoutMs = 10'000;
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+
+int env_int(const char* name, int fallback) {
+  const char* v = env(name);
+  if (!v) return fallback;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  if (*end != '\0') throw Error(fmt::format("symm gemm: {}='{}' is not an integer", name, v));
+  return int(x);
+}
+
+std::uint64_t wait_timeout_ns() {
+  return std::uint64_t(env_int("SYMM_WAIT_TIMEOUT_MS", int(kDefaultWaitTimeoutMs))) * 1'000'000ull;
+}
+
+}  // namespace
+
+GemmOptions GemmOptions::from_env() {
+  GemmOptions o;
+  if (const char* c = env("SYMM_GEMM_CONFIG")) {
+    KernelConfig cfg;
+    if (!parse_config(c, cfg))
+      throw Error(fmt::format("symm gemm: SYMM_GEMM_CONFIG='{}' is not BMxBNxBKsSTAGES, e.g. 128x256x64s4", c));
+    o.config = cfg;
+  }
+  o.num_blocks = env_int("SYMM_GEMM_SMS", o.num_blocks);
+  o.gsize_m = env_int("SYMM_GEMM_GSIZE_M", o.gsize_m);
+  o.k_splits = env_int("SYMM_GEMM_SPLITS", o.k_splits);
+  o.force_fallback = env_int("SYMM_GEMM_FORCE_FALLBACK", 0) != 0;
+  o.verbose = env_int("SYMM_GEMM_VERBOSE", 0) != 0;
+  return o;
+}
+
+DeviceLimits query_device_limits(int device) {
+  DeviceLimits d;
+  auto attr = [&](cudaDeviceAttr a, const char* name) {
+    int v = 0;
+    detail::check_cuda(cudaDeviceGetAttribute(&v, a, device), name);
+    return v;
+  };
+  d.sm_count = attr(cudaDevAttrMultiProcessorCount, "cudaDeviceGetAttribute(multiprocessors)");
+  d.max_smem_per_block =
+      attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, "cudaDeviceGetAttribute(shared memory opt-in)");
+  d.cc_major = attr(cudaDevAttrComputeCapabilityMajor, "cudaDeviceGetAttribute(cc major)");
+  d.cc_minor = attr(cudaDevAttrComputeCapabilityMinor, "cudaDeviceGetAttribute(cc minor)");
+  return d;
+}
+
+Gemm::Gemm(GemmOptions options) : options_(std::move(options)) {
+  detail::check_cuda(cudaGetDevice(&device_), "cudaGetDevice");
+  limits_ = query_device_limits(device_);
+}
+
+Gemm::~Gemm() {
+  if (workspace_) cudaFree(workspace_);  // destructors never throw
+}
+
+void Gemm::prepare_split_k(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream) {
+  const std::size_t bytes = workspace_bytes(plan);
+  const std::size_t counters = std::size_t(plan.sched.num_tiles()) * kConsumers * sizeof(int);
+  const std::size_t counter_region = (counters + 255) / 256 * 256;
+  if (bytes > workspace_bytes_) {
+    if (workspace_) detail::check_cuda(cudaFree(workspace_), "cudaFree(gemm workspace)");
+    workspace_ = nullptr;
+    workspace_bytes_ = 0;
+    detail::check_cuda(cudaMalloc(&workspace_, bytes), "cudaMalloc(gemm split-K workspace)",
+                       "set SYMM_GEMM_SPLITS=1 to run without split-K scratch");
+    workspace_bytes_ = bytes;
+    counter_region_ = 0;
+  }
+  // Counters start at zero; the last split of each tile resets the ones it consumed, so
+  // they stay zero between launches of the same layout. Another layout may have put
+  // partials where these counters live: zero them again.
+  if (counter_region != counter_region_) {
+    detail::check_cuda(cudaMemsetAsync(workspace_, 0, counter_region, stream),
+                       "cudaMemsetAsync(gemm split-K counters)");
+    counter_region_ = counter_region;
+  }
+  ws.counters = static_cast<int*>(workspace_);
+  ws.partials = reinterpret_cast<float*>(static_cast<char*>(workspace_) + counter_region);
+  ws.timeout_ns = wait_timeout_ns();
+}
+
+void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
+  if (options_.verbose) fmt::print(stderr, "{}\n", describe(p, plan));
+  if (plan.kind == KernelKind::fallback) {
+    const FallbackParams params{p.a, p.b, p.c, int(p.m), int(p.n), int(p.k), p.lda, p.ldb, p.ldc};
+    detail::launch_fallback(p.in_dtype, p.out_dtype, p.b_layout, plan.aligned_loads, params, stream);
+    return;
+  }
+  const auto maps = detail::make_operand_maps(p, plan.config);
+  WgmmaParams params;
+  params.a = maps.a;
+  params.b = maps.b;
+  params.c = maps.c;
+  params.sched = plan.sched;
+  params.m = int(p.m);
+  params.n = int(p.n);
+  detail::WgmmaLaunch launch{plan.config, plan.num_blocks, 0};
+  if (plan.sched.k_splits > 1) {
+    prepare_split_k(plan, params.splitk, stream);
+    launch.resident_limit = limits_.sm_count;
+  }
+  detail::launch_wgmma(p.in_dtype, p.out_dtype, p.b_layout, launch, params, stream);
+}
+
+}  // namespace symm::gemm

@@ -1,0 +1,31 @@
+#pragma once
+// Launch glue between the host library (.cc) and the kernel instances (.cu). Each
+// (input, output, B layout) combination is instantiated in its own generated .cu file
+// (see CMakeLists.txt), so the kernels compile in parallel.
+#include <cuda_runtime_api.h>
+
+#include "symm/gemm/config.hpp"
+#include "symm/gemm/params.hpp"
+#include "symm/gemm/types.hpp"
+
+namespace symm::gemm::detail {
+
+struct WgmmaLaunch {
+  KernelConfig config;
+  int grid = 0;
+  int resident_limit = 0;  // split-K: blocks that must be resident at once (SMs); 0: none
+};
+
+template <DType IN, DType OUT, BLayout BL>
+void launch_wgmma_typed(const WgmmaLaunch& launch, const WgmmaParams& params, cudaStream_t stream);
+
+template <DType IN, DType OUT, BLayout BL>
+void launch_fallback_typed(bool aligned_loads, const FallbackParams& params, cudaStream_t stream);
+
+// Runtime (dtype, layout) -> the typed instance above.
+void launch_wgmma(DType in, DType out, BLayout layout, const WgmmaLaunch& launch,
+                  const WgmmaParams& params, cudaStream_t stream);
+void launch_fallback(DType in, DType out, BLayout layout, bool aligned_loads,
+                     const FallbackParams& params, cudaStream_t stream);
+
+}  // namespace symm::gemm::detail

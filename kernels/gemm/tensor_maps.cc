@@ -1,0 +1,74 @@
+// TMA descriptors: every operand is a 2-D row-major tensor (inner dimension first) seen
+// through 128-byte-swizzled boxes; out-of-bounds loads read zeros, stores are clipped.
+#include "tensor_maps.hpp"
+
+#include <cuda_runtime_api.h>
+#include <cudaTypedefs.h>
+#include <fmt/format.h>
+
+#include <mutex>
+
+#include "check.hpp"
+#include "symm/common/error.hpp"
+
+namespace symm::gemm::detail {
+namespace {
+
+PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* ptr = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    check_cuda(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000,
+                                                cudaEnableDefault, &found),
+               "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)",
+               "the driver must support CUDA 12.0 or later");
+    if (found != cudaDriverEntryPointSuccess || !ptr)
+      throw Error("symm gemm: the driver has no cuTensorMapEncodeTiled (CUDA >= 12.0 needed)");
+    fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(ptr);
+  });
+  return fn;
+}
+
+CUtensorMapDataType tma_type(DType t) {
+  return t == DType::bf16   ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+         : t == DType::fp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+}
+
+// A rows x cols row-major tensor with a row stride of `ld` elements, read or written in
+// (box_rows, box_cols) boxes.
+CUtensorMap tile_map(const void* base, DType type, std::int64_t rows, std::int64_t cols,
+                     std::int64_t ld, int box_rows, int box_cols, const char* name) {
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+  const cuuint64_t strides[1] = {cuuint64_t(ld) * dtype_bytes(type)};
+  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  const CUresult r = encode_fn()(&map, tma_type(type), 2, const_cast<void*>(base), dims, strides,
+                                 box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                 CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw Error(fmt::format("symm gemm: cuTensorMapEncodeTiled({}: {} x {}, ld {}, box {} x {}) "
+                            "failed with CUresult {}",
+                            name, rows, cols, ld, box_rows, box_cols, int(r)));
+  return map;
+}
+
+}  // namespace
+
+OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& c) {
+  constexpr int kRowElems = kSwizzleBytes / 2;  // 64 bf16/fp16 per swizzled row
+  OperandMaps maps;
+  maps.a = tile_map(p.a, p.in_dtype, p.m, p.k, p.lda, c.blk_m, c.blk_k, "A");
+  maps.b = p.b_layout == BLayout::nk
+               ? tile_map(p.b, p.in_dtype, p.n, p.k, p.ldb, c.blk_n, c.blk_k, "B (N x K)")
+               : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kRowElems, "B (K x N)");
+  maps.c = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows,
+                    kSwizzleBytes / dtype_bytes(p.out_dtype), "C");
+  return maps;
+}
+
+}  // namespace symm::gemm::detail

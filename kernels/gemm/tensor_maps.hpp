@@ -1,0 +1,18 @@
+#pragma once
+// TMA tensor maps of the WGMMA kernel's operands (cuTensorMapEncodeTiled through the
+// runtime's driver entry point, so the library needs no -lcuda).
+#include <cuda.h>
+
+#include "symm/gemm/config.hpp"
+#include "symm/gemm/types.hpp"
+
+namespace symm::gemm::detail {
+
+struct OperandMaps {
+  CUtensorMap a, b, c;
+};
+
+// Maps for `p` with the boxes `config`'s kernel loads and stores (params.hpp).
+OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& config);
+
+}  // namespace symm::gemm::detail
