@@ -10,7 +10,7 @@
 #include "check.hpp"
 #include "launch.hpp"
 #include "symm/common/error.hpp"
-#include "tensor_maps.hpp"
+#include "symm/gemm/tensor_maps.hpp"
 
 namespace symm::gemm {
 namespace {
@@ -110,7 +110,7 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
     detail::launch_fallback(p.in_dtype, p.out_dtype, p.b_layout, plan.aligned_loads, params, stream);
     return;
   }
-  const auto maps = detail::make_operand_maps(p, plan.config);
+  const auto maps = make_operand_maps(p, plan.config);
   WgmmaParams params;
   params.a = maps.a;
   params.b = maps.b;

@@ -1,6 +1,6 @@
 // TMA descriptors: every operand is a 2-D row-major tensor (inner dimension first) seen
 // through 128-byte-swizzled boxes; out-of-bounds loads read zeros, stores are clipped.
-#include "tensor_maps.hpp"
+#include "symm/gemm/tensor_maps.hpp"
 
 #include <cuda_runtime_api.h>
 #include <cudaTypedefs.h>
@@ -11,7 +11,7 @@
 #include "check.hpp"
 #include "symm/common/error.hpp"
 
-namespace symm::gemm::detail {
+namespace symm::gemm {
 namespace {
 
 PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
@@ -20,7 +20,7 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
   std::call_once(once, [] {
     void* ptr = nullptr;
     cudaDriverEntryPointQueryResult found{};
-    check_cuda(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000,
+    detail::check_cuda(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000,
                                                 cudaEnableDefault, &found),
                "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)",
                "the driver must support CUDA 12.0 or later");
@@ -71,4 +71,4 @@ OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& c) {
   return maps;
 }
 
-}  // namespace symm::gemm::detail
+}  // namespace symm::gemm
