@@ -1,23 +1,34 @@
 #pragma once
 // do_bench with Iris's semantics (docs/benchmarking.md).
 //
-// One untimed call of fn, then n_warmup untimed and n_repeat timed iterations, each:
-//   barrier_fn -> preamble_fn -> L2 flush (256 MiB write) -> barrier_fn -> timed fn
-// The preamble and the flush are never timed. Every rank runs the same number of
-// iterations (the counts come from the options, never from elapsed time). Every sample
-// is kept; the summary gives mean, median (the default), min, max and quantiles.
+// barrier_fn -> preamble_fn -> fn -> barrier_fn once, untimed (first-call costs), then
+// n_warmup untimed and n_repeat timed iterations, each:
+//   barrier_fn -> preamble_fn -> L2 flush (256 MiB write) -> barrier_fn -> fn
+// and a closing barrier_fn. The preamble and the flush are never timed. Every rank runs
+// the same number of iterations (the counts come from the options, never from elapsed
+// time). Every sample is kept; the summary gives mean, median (the default), min, max
+// and quantiles (linear interpolation between the closest ranks, as Iris does).
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
 #include <functional>
-#include <string>
+#include <span>
+#include <string_view>
 #include <vector>
+
+#include "symm/host/team.hpp"
 
 namespace symm {
 
 enum class ReturnMode { mean, median, min, max, all };
 
+std::string_view return_mode_name(ReturnMode mode);    // "mean", ...
+ReturnMode parse_return_mode(std::string_view name);  // throws symm::Error
+
 struct BenchOptions {
   int n_warmup = 25;
   int n_repeat = 100;
-  std::vector<double> quantiles;  // e.g. {0.2, 0.5, 0.8}; empty: none
+  std::vector<double> quantiles;  // each in [0, 1], e.g. {0.2, 0.5, 0.8}; empty: none
   ReturnMode return_mode = ReturnMode::median;
 };
 
@@ -28,8 +39,11 @@ struct BenchResult {
   double value_ms(ReturnMode mode) const;  // the figure selected by mode (all -> median)
 };
 
+// Statistics of `samples_ms` (not empty; quantiles in [0, 1]).
+BenchResult summarize_samples(std::vector<double> samples_ms, std::span<const double> quantiles);
+
 // What do_bench needs from the device: a timer around fn and an L2 flush. The GPU
-// implementation uses CUDA events on a stream; tests substitute a fake.
+// implementation is CudaBenchDevice; tests substitute a fake.
 class BenchDevice {
  public:
   virtual ~BenchDevice() = default;
@@ -40,5 +54,48 @@ class BenchDevice {
 BenchResult do_bench(BenchDevice& device, const std::function<void()>& fn,
                      const std::function<void()>& barrier_fn,
                      const std::function<void()>& preamble_fn, const BenchOptions& options);
+
+inline constexpr std::size_t kL2FlushBytes = std::size_t{256} << 20;
+
+// Times fn with CUDA events recorded on `stream` (fn must enqueue its work there) and
+// flushes the L2 by writing a buffer of kL2FlushBytes, allocated once, on that stream.
+class CudaBenchDevice final : public BenchDevice {
+ public:
+  explicit CudaBenchDevice(cudaStream_t stream);
+  ~CudaBenchDevice() override;
+  CudaBenchDevice(const CudaBenchDevice&) = delete;
+  CudaBenchDevice& operator=(const CudaBenchDevice&) = delete;
+
+  void flush_l2() override;
+  double time_ms(const std::function<void()>& fn) override;
+
+ private:
+  void release() noexcept;
+
+  cudaStream_t stream_;
+  void* flush_buffer_ = nullptr;
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
+// One rank's figures within a cross-rank summary.
+struct RankFigures {
+  int rank = 0;
+  double mean_ms = 0, median_ms = 0, min_ms = 0, max_ms = 0;
+};
+
+// Every rank's samples, gathered: the headline figure is the slowest rank's median
+// (DESIGN.md section 7); skew says how far apart the ranks' medians are.
+struct CrossRankSummary {
+  double headline_ms = 0;  // the largest median of any rank
+  int slowest_rank = 0;
+  double skew_ms = 0;     // slowest median - fastest median
+  double skew_ratio = 0;  // skew_ms / fastest median
+  std::vector<RankFigures> ranks;               // by rank
+  std::vector<std::vector<double>> samples_ms;  // by rank, every sample
+};
+
+// Collective: every rank passes its own result (with the same number of samples).
+CrossRankSummary summarize_across_ranks(Team& team, const BenchResult& mine);
 
 }  // namespace symm

@@ -1,0 +1,171 @@
+// The symmetric heap: transport choice, base table, collective symmetric allocation.
+#include "symm/host/heap.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <bit>
+#include <cstring>
+#include <utility>
+
+#include "env_knobs.hpp"
+#include "heap_mapping.hpp"
+#include "symm/host/cuda_check.hpp"
+#include "symm/host/log.hpp"
+
+namespace symm {
+namespace {
+
+constexpr std::array<std::pair<HeapTransport, std::string_view>, 3> kTransports = {{
+    {HeapTransport::automatic, "auto"},
+    {HeapTransport::vmm, "vmm"},
+    {HeapTransport::ipc, "ipc"},
+}};
+
+// Every rank must ask for the same heap: offsets and Context::heap_size assume it.
+void check_same_request(Team& team, std::size_t bytes) {
+  const std::uint64_t mine = bytes;
+  const auto all = team.all_gather(std::as_bytes(std::span(&mine, 1)));
+  for (int r = 0; r < team.world(); ++r) {
+    std::uint64_t theirs = 0;
+    std::memcpy(&theirs, all.data() + r * sizeof(theirs), sizeof(theirs));
+    if (theirs != mine) {
+      throw Error(fmt::format("symmetric heap: rank {} asked for {} bytes and rank {} for {}; "
+                              "every rank must use the same --heap_size / SYMM_HEAP_SIZE",
+                              team.rank(), mine, r, theirs));
+    }
+  }
+}
+
+std::unique_ptr<HeapMapping> map_heap(Team& team, int device, std::size_t bytes,
+                                      HeapTransport requested, HeapTransport& used) {
+  check_same_request(team, bytes);
+  if (requested != HeapTransport::ipc) {
+    try {
+      used = HeapTransport::vmm;
+      return map_vmm_heap(team, device, bytes);
+    } catch (const SetupStepFailed& e) {
+      if (requested == HeapTransport::vmm) {
+        throw Error(fmt::format("{}; SYMM_HEAP_TRANSPORT=vmm was asked for: use auto or ipc "
+                                "where VMM handles cannot be shared",
+                                e.what()));
+      }
+      if (team.rank() == 0) {
+        log::warn(fmt::format("symmetric heap: {}; falling back to legacy CUDA IPC", e.what()));
+      }
+    }
+  }
+  used = HeapTransport::ipc;
+  return map_ipc_heap(team, device, bytes);
+}
+
+// Largest power of two dividing every base: the most an offset alignment can promise.
+std::size_t common_alignment(std::span<const std::uintptr_t> bases) {
+  std::uintptr_t bits = 0;
+  for (std::uintptr_t base : bases) bits |= base;
+  return bits == 0 ? std::size_t{1} << 63 : std::size_t{1} << std::countr_zero(bits);
+}
+
+}  // namespace
+
+std::string_view transport_name(HeapTransport transport) {
+  for (const auto& [value, name] : kTransports) {
+    if (value == transport) return name;
+  }
+  return "?";
+}
+
+HeapTransport parse_transport(std::string_view name) {
+  for (const auto& [value, known] : kTransports) {
+    if (known == name) return value;
+  }
+  throw Error(fmt::format("unknown heap transport '{}'; expected auto, vmm or ipc", name));
+}
+
+Heap::Heap(Team& team, int device, std::size_t bytes, HeapTransport transport)
+    : team_(team),
+      device_(device),
+      transport_(transport),
+      mapping_(map_heap(team, device, bytes, transport, transport_)),
+      bases_(mapping_->bases().begin(), mapping_->bases().end()),
+      base_alignment_(common_alignment(bases_)),
+      allocator_(mapping_->size()),
+      check_every_(env_unsigned("SYMM_HEAP_CHECK_EVERY",
+                                "allocations between symmetry checks; 0: never")
+                       .value_or(1)) {
+  try {
+    // Zeroed, so flags and counters placed on the heap start from a known state.
+    SYMM_CUDA_CHECK(cudaMemset(base(), 0, size()));
+    const std::size_t table_bytes = bases_.size() * sizeof(std::uintptr_t);
+    SYMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&device_bases_), table_bytes));
+    SYMM_CUDA_CHECK(cudaMemcpy(device_bases_, bases_.data(), table_bytes, cudaMemcpyHostToDevice));
+    SYMM_CUDA_CHECK(cudaDeviceSynchronize());
+  } catch (...) {
+    if (device_bases_ != nullptr) warn_on_cuda_error(cudaFree(device_bases_), "cudaFree(heap base table)");
+    throw;
+  }
+  team_.barrier();  // no rank touches a peer's heap before it is zeroed
+}
+
+Heap::~Heap() {
+  // Every stream may still be using the heap, and every peer may still be using ours.
+  warn_on_cuda_error(cudaDeviceSynchronize(), "cudaDeviceSynchronize(heap teardown)");
+  try {
+    team_.barrier();
+  } catch (const std::exception& e) {
+    log::warn(fmt::format("symmetric heap teardown: the ranks did not meet ({}); unmapping anyway",
+                          e.what()));
+  }
+  warn_on_cuda_error(cudaFree(device_bases_), "cudaFree(heap base table)");
+}
+
+void* Heap::allocate(std::size_t bytes, std::size_t alignment) {
+  if (alignment > base_alignment_) {
+    throw Error(fmt::format("{}symmetric heap: alignment {} exceeds the {} bytes that every "
+                            "rank's heap base is aligned to",
+                            rank_prefix(), alignment, base_alignment_));
+  }
+  std::size_t offset = 0;
+  try {
+    offset = allocator_.allocate(bytes, alignment);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}{}", rank_prefix(), e.what()));
+  }
+  if (check_every_ != 0 && allocator_.record().serial % check_every_ == 0) check_symmetry();
+  return base() + offset;
+}
+
+void Heap::release_to(const HeapMark& mark) { allocator_.release_to(mark); }
+
+void Heap::check_symmetry() {
+  const AllocationRecord mine = allocator_.record();
+  const auto gathered = team_.all_gather(std::as_bytes(std::span(&mine, 1)));
+  std::vector<AllocationRecord> records(world());
+  std::memcpy(records.data(), gathered.data(), gathered.size());
+  check_allocation_symmetry(records);
+}
+
+bool Heap::contains(const void* local) const {
+  const auto address = reinterpret_cast<std::uintptr_t>(local);
+  return address >= bases_[rank()] && address - bases_[rank()] < size();
+}
+
+void* Heap::translate_address(const void* local, int peer) const {
+  if (peer < 0 || peer >= world() || !contains(local)) {
+    throw Error(fmt::format("{}Heap::translate({}, peer {}): {}", rank_prefix(), local, peer,
+                            contains(local) ? "peer outside [0, world)"
+                                            : "address outside this rank's heap"));
+  }
+  const auto offset = reinterpret_cast<std::uintptr_t>(local) - bases_[rank()];
+  return reinterpret_cast<void*>(bases_[peer] + offset);
+}
+
+HeapScope::~HeapScope() {
+  try {
+    heap_.release_to(mark_);
+  } catch (const std::exception& e) {
+    log::warn(fmt::format("HeapScope: {}", e.what()));
+  }
+}
+
+}  // namespace symm

@@ -1,0 +1,110 @@
+// The per-rank runtime: GPU selection, peer reachability, the heap.
+#include "symm/host/runtime.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "bytes.hpp"
+#include "env_knobs.hpp"
+#include "heap_mapping.hpp"
+#include "symm/host/cuda_check.hpp"
+#include "symm/host/log.hpp"
+#include "symm/host/options.hpp"
+
+namespace symm {
+namespace {
+
+// Ranks are placed round-robin on the visible GPUs (ranks may outnumber GPUs).
+int select_device(const Team& team) {
+  int count = 0;
+  check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  if (count == 0) throw Error(fmt::format("{}no GPU is visible; symm needs one", rank_prefix()));
+  const auto local_rank =
+      env_unsigned("SYMM_LOCAL_RANK", "this rank's index on its host, set by symm::launch");
+  const int device = static_cast<int>(local_rank.value_or(team.rank()) % count);
+  check_cuda(cudaSetDevice(device), fmt::format("cudaSetDevice({})", device));
+  return device;
+}
+
+using BusId = std::array<char, 32>;  // "0000:1b:00.0", NUL-terminated
+
+// Every rank's heap is mapped by every rank, so each GPU in use must reach every other
+// one (ranks on the same GPU need nothing). Returns how many ranks share this GPU.
+int check_peer_paths(Team& team, int device) {
+  BusId mine{};
+  check_cuda(cudaDeviceGetPCIBusId(mine.data(), mine.size(), device), "cudaDeviceGetPCIBusId");
+  const auto gathered = team.all_gather(std::as_bytes(std::span(&mine, 1)));
+  int sharing = 0;
+  run_on_every_rank(team, "checking peer-to-peer paths between the GPUs", [&] {
+    for (int r = 0; r < team.world(); ++r) {
+      BusId theirs{};
+      std::memcpy(theirs.data(), gathered.data() + r * sizeof(BusId), sizeof(BusId));
+      theirs.back() = '\0';
+      int peer_device = -1;
+      check_cuda(cudaDeviceGetByPCIBusId(&peer_device, theirs.data()),
+                 fmt::format("cudaDeviceGetByPCIBusId({}, the GPU of rank {})", theirs.data(), r),
+                 "every rank must see every GPU in use: do not narrow CUDA_VISIBLE_DEVICES per rank");
+      if (peer_device == device) {
+        ++sharing;
+        continue;
+      }
+      int can_access = 0;
+      check_cuda(cudaDeviceCanAccessPeer(&can_access, device, peer_device),
+                 "cudaDeviceCanAccessPeer");
+      if (!can_access) {
+        throw Error(fmt::format("GPU {} cannot access GPU {} (rank {}): the symmetric heap needs a "
+                                "peer-to-peer path (NVLink or PCIe P2P) between all GPUs in use",
+                                device, peer_device, r));
+      }
+    }
+  });
+  return sharing;
+}
+
+}  // namespace
+
+RuntimeOptions RuntimeOptions::from_env() {
+  RuntimeOptions options;
+  if (const char* size = std::getenv("SYMM_HEAP_SIZE"); size != nullptr && *size != '\0') {
+    try {
+      options.heap_size = parse_bytes(size);
+    } catch (const Error& e) {
+      throw Error(fmt::format("SYMM_HEAP_SIZE: {}", e.what()));
+    }
+  }
+  if (const char* transport = std::getenv("SYMM_HEAP_TRANSPORT");
+      transport != nullptr && *transport != '\0') {
+    options.transport = parse_transport(transport);
+  }
+  return options;
+}
+
+Runtime::Runtime(Team& team, const RuntimeOptions& options)
+    : team_(team),
+      device_(select_device(team)),
+      wait_timeout_ms_(env_unsigned("SYMM_WAIT_TIMEOUT_MS", "milliseconds a device-side wait may "
+                                                            "spin before it reports and traps")) {
+  cudaDeviceProp properties{};
+  check_cuda(cudaGetDeviceProperties(&properties, device_), "cudaGetDeviceProperties");
+  device_name_ = properties.name;
+  sm_count_ = properties.multiProcessorCount;
+  const int sharing = check_peer_paths(team, device_);
+  heap_ = std::make_unique<Heap>(team, device_, options.heap_size, options.transport);
+  log::info(fmt::format("GPU {} ({}, {} SMs{}); heap {} per rank via {}", device_, device_name_,
+                        sm_count_,
+                        sharing > 1 ? fmt::format(", shared by {} ranks", sharing) : "",
+                        describe_bytes(heap_->size()), transport_name(heap_->transport())));
+}
+
+Runtime::~Runtime() = default;
+
+void Runtime::barrier(cudaStream_t stream) {
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (Runtime::barrier)");
+  team_.barrier();
+}
+
+}  // namespace symm
