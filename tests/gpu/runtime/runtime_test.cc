@@ -1,0 +1,152 @@
+// The runtime on real GPUs: device selection and Context, symmetric allocation (and its
+// divergence and overflow errors), do_bench with CUDA events, run metadata.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "gpu_ranks.hpp"
+#include "symm/host/bench.hpp"
+#include "symm/host/cuda_check.hpp"
+#include "symm/host/results.hpp"
+#include "symm/host/runtime.hpp"
+#include "symm/host/tensor.hpp"
+#include "test_kernels.hpp"
+
+namespace symm::testing {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+Runtime make_runtime(Team& team, std::size_t heap_size) {
+  RuntimeOptions options;
+  options.heap_size = heap_size;
+  return Runtime(team, options);
+}
+
+bool message_contains(const std::function<void()>& action, const std::string& text) {
+  try {
+    action();
+  } catch (const Error& e) {
+    return std::string(e.what()).find(text) != std::string::npos;
+  }
+  return false;
+}
+
+void check_device_and_context(Team& team) {
+  RuntimeOptions options;
+  options.heap_size = 32 * kMiB + 1;  // rounds up to the mapping granularity
+  Runtime rt(team, options);
+  int count = 0, current = -1;
+  SYMM_CUDA_CHECK(cudaGetDeviceCount(&count));
+  SYMM_CUDA_CHECK(cudaGetDevice(&current));
+  require(rt.rank() == team.rank() && rt.world() == team.world(), "rank and world");
+  require(rt.device() == team.rank() % count && current == rt.device(), "round-robin GPU");
+  require(rt.sm_count() > 0 && !rt.device_name().empty(), "SM count and GPU name");
+  const Heap& heap = rt.heap();
+  require(heap.size() > options.heap_size && heap.size() % (2 * kMiB) == 0, "heap size rounding");
+  // What a kernel sees in the Context.
+  std::uint64_t* seen_on_device = nullptr;
+  const std::size_t words = 3 + rt.world();
+  SYMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&seen_on_device), words * 8));
+  copy_context_on_device(rt, seen_on_device, nullptr);
+  std::vector<std::uint64_t> seen(words);
+  SYMM_CUDA_CHECK(cudaMemcpy(seen.data(), seen_on_device, words * 8, cudaMemcpyDeviceToHost));
+  SYMM_CUDA_CHECK(cudaFree(seen_on_device));
+  require(seen[0] == static_cast<std::uint64_t>(rt.rank()) &&
+              seen[1] == static_cast<std::uint64_t>(rt.world()),
+          "context rank/world");
+  require(seen[2] == heap.size(), "context heap_size");
+  require(std::equal(heap.bases().begin(), heap.bases().end(), seen.begin() + 3),
+          "context bases");
+  std::vector<unsigned char> start(kMiB, 0xAB);
+  SYMM_CUDA_CHECK(cudaMemcpy(start.data(), heap.base(), start.size(), cudaMemcpyDeviceToHost));
+  require(std::all_of(start.begin(), start.end(), [](unsigned char b) { return b == 0; }),
+          "a new heap is zeroed");
+  std::byte* inside = heap.base() + 12345;
+  const int peer = (rt.rank() + 1) % rt.world();
+  require(reinterpret_cast<std::uintptr_t>(heap.translate(inside, peer)) ==
+              heap.bases()[peer] + 12345,
+          "host-side translate");
+  require(message_contains([&] { heap.translate(inside, rt.world()); }, "peer outside"),
+          "translate refuses a peer outside the team");
+}
+
+void check_symmetric_allocation(Team& team) {
+  Runtime rt = make_runtime(team, 16 * kMiB);
+  Heap& heap = rt.heap();
+  heap.allocate(1000);
+  const HeapMark mark = heap.mark();
+  void* aligned = heap.allocate(5000, 4096);
+  require(reinterpret_cast<std::uintptr_t>(aligned) % 4096 == 0, "4096-byte alignment");
+  const std::uint64_t offset = static_cast<std::byte*>(aligned) - heap.base();
+  const auto offsets = team.all_gather(std::as_bytes(std::span(&offset, 1)));
+  for (int r = 0; r < team.world(); ++r) {
+    std::uint64_t theirs = 0;
+    std::memcpy(&theirs, offsets.data() + r * sizeof(theirs), sizeof(theirs));
+    require(theirs == offset, "rank " + std::to_string(r) + " got another offset");
+  }
+  heap.release_to(mark);
+  require(heap.allocate(5000, 4096) == aligned, "released space is reused at the same offset");
+  require(message_contains([&] { heap.allocate(heap.size()); }, "SYMM_HEAP_SIZE"),
+          "overflow names the knob");
+  require(message_contains([&] { heap.allocate(team.rank() == 0 ? 256 : 512); }, "diverged"),
+          "a divergent allocation is reported on every rank");
+}
+
+void check_do_bench(Team& team) {
+  Runtime rt = make_runtime(team, 64 * kMiB);
+  cudaStream_t stream = nullptr;
+  SYMM_CUDA_CHECK(cudaStreamCreate(&stream));
+  {
+    const Tensor<float> x = zeros<float>(rt.heap(), {std::int64_t{4} << 20}, stream);
+    CudaBenchDevice device(stream);
+    int preambles = 0;
+    BenchOptions options;
+    options.n_warmup = 3;
+    options.n_repeat = 10;
+    const BenchResult result = do_bench(
+        device, [&] { detail::fill_on_device(x.data, x.numel(), 1.0f, stream); },
+        [&] { rt.barrier(stream); }, [&] { ++preambles; }, options);
+    require(preambles == 1 + 3 + 10, "preamble count");
+    require(result.samples_ms.size() == 10, "one sample per timed iteration");
+    require(std::all_of(result.samples_ms.begin(), result.samples_ms.end(),
+                        [](double ms) { return ms > 0 && ms < 1000; }),
+            "samples are positive and plausible");
+    const CrossRankSummary summary = summarize_across_ranks(team, result);
+    require(summary.ranks.at(rt.rank()).median_ms == result.median_ms, "own figures gathered");
+    for (const RankFigures& figures : summary.ranks) {
+      require(summary.headline_ms >= figures.median_ms, "headline is the slowest median");
+    }
+    const char* argv[] = {"runtime_gpu_test", "--flag"};
+    const RunInfo info = collect_run_info(2, argv, rt);
+    require(info.gpu_name == rt.device_name() && info.world == rt.world(), "run info GPU/world");
+    require(std::regex_match(info.driver_version, std::regex(R"(\d+\.\d+)")) &&
+                std::regex_match(info.cuda_runtime_version, std::regex(R"(\d+\.\d+)")),
+            "versions look like 13.0: " + info.driver_version + ", " + info.cuda_runtime_version);
+    require(info.heap_transport == "vmm" || info.heap_transport == "ipc", "transport named");
+  }
+  SYMM_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+TEST(SYMM_SUITE(Runtime), DeviceSelectionAndContext) {
+  SYMM_REQUIRE_GPUS();
+  EXPECT_EQ(run_on_ranks(2, check_device_and_context), 0);
+}
+
+TEST(SYMM_SUITE(Runtime), SymmetricAllocationReleaseAndErrors) {
+  SYMM_REQUIRE_GPUS();
+  EXPECT_EQ(run_on_ranks(2, check_symmetric_allocation), 0);
+}
+
+TEST(SYMM_SUITE(Runtime), DoBenchWithCudaEventsAndRunInfo) {
+  SYMM_REQUIRE_GPUS();
+  EXPECT_EQ(run_on_ranks(2, check_do_bench), 0);
+}
+
+}  // namespace
+}  // namespace symm::testing
