@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The GEMM's checks on a GPU machine in one go: binaries (carried in build/carry, or built
+# here), SASS (HGMMA), the single-stage wgmma test, the GEMM tests, then the benchmark.
+#
+#   scripts/gpu-gemm-check.sh [tests|bench|all|quick] [extra symm-bench arguments]
+#
+# quick: the tests, then bench/gemm/quick.json (bf16, one repeat) with each fast
+# configuration forced in turn.
+# Logs and results go to $OUT (default build/gemm-out). The build is a standalone project
+# of the GEMM's folders (plus src/launch and src/runtime for do_bench), so half-finished
+# work elsewhere in the tree cannot stop it. Pass SYMM_GIT_COMMIT for the results file.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+mode=${1:-all}
+shift || true
+OUT=${OUT:-$root/build/gemm-out}
+mkdir -p "$OUT"
+say() { echo "== $*"; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu \
+  --format=csv | tee "$OUT/gpu.txt"
+
+bin=$root/build/carry
+if ! "$bin/symm_gemm_plan_test" --gtest_brief=1 >/dev/null 2>&1; then
+  say "carried binaries unusable here: building (standalone project, Release)"
+  src=$root/build/gemm-standalone
+  mkdir -p "$src"
+  cat >"$src/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.25)
+project(symm_gemm_standalone LANGUAGES CXX CUDA)
+set(PROJECT_SOURCE_DIR $root)
+list(APPEND CMAKE_MODULE_PATH $root/cmake)
+include(SymmOptions)
+include(SymmDependencies)
+include(SymmCuda)
+include(SymmTargets)
+enable_testing()
+foreach(d src/launch src/runtime kernels/gemm tools/symm-bench tests/cpu/gemm tests/gpu/gemm)
+  if(EXISTS $root/\${d}/CMakeLists.txt)
+    string(REPLACE "/" "_" b \${d})
+    add_subdirectory($root/\${d} \${b})
+  endif()
+endforeach()
+EOF
+  cmake -S "$src" -B "$root/build/dev" -G Ninja -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
+    -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+  cmake --build "$root/build/dev" -j "$(nproc)" --target symm_gemm_plan_test symm_gemm_gpu_test \
+    symm-bench symm_gemm_ptx >"$OUT/build.log" 2>&1
+  grep -E "error|FAILED" "$OUT/build.log" | head -20
+  scripts/check-ptxas-report.sh "$OUT/build.log" "$root/build/dev" || true
+  bin=$OUT/bin
+  mkdir -p "$bin"
+  cp "$root"/build/dev/tests_cpu_gemm/symm_gemm_plan_test "$root"/build/dev/tests_gpu_gemm/symm_gemm_gpu_test \
+    "$root"/build/dev/tools_symm-bench/symm-bench "$bin"/ 2>/dev/null
+fi
+
+say "SASS: HGMMA instructions in the GEMM kernels"
+cuobjdump --dump-sass "$bin/symm_gemm_gpu_test" 2>/dev/null | grep -c "HGMMA" | sed 's/^/HGMMA count: /'
+
+if [ "$mode" = tests ] || [ "$mode" = all ] || [ "$mode" = quick ]; then
+  say "cpu tests"
+  "$bin/symm_gemm_plan_test" --gtest_brief=1 2>&1 | tail -3
+  say "single wgmma stage vs CPU"
+  timeout 60 "$bin/symm_gemm_gpu_test" --gtest_filter='WgmmaTile*' >"$OUT/tile.log" 2>&1
+  grep -E "^\[  (     OK|FAILED|  SKIPPED) \]|Failure|mismatch" "$OUT/tile.log" | head -20
+  say "GEMM vs cuBLAS"
+  timeout 240 "$bin/symm_gemm_gpu_test" --gtest_filter='-WgmmaTile*' >"$OUT/gemm_test.log" 2>&1
+  test_rc=$?
+  echo "exit $test_rc"
+  # A hang (timeout) would hang the benchmark too.
+  [ "$test_rc" -eq 124 ] && { say "GEMM tests timed out: no benchmark"; exit 1; }
+  grep -E "^\[  (     OK|FAILED|  SKIPPED) \]|Failure|mismatch|PASSED|FAILED" "$OUT/gemm_test.log" | head -40
+fi
+
+if [ "$mode" = quick ]; then
+  for cfg in "" 128x256x64s4 256x128x64s4 128x192x64s4 128x128x64s6; do
+    say "quick benchmark ${cfg:-heuristic}"
+    timeout 120 "$bin/symm-bench" gemm --preset bench/gemm/quick.json --dtype bf16 --repeats 1 \
+      --iters 10 ${cfg:+--config $cfg} --output "$OUT/quick${cfg:+_$cfg}.json" "$@" 2>&1 | tee -a "$OUT/bench.log"
+  done
+fi
+
+if [ "$mode" = bench ] || [ "$mode" = all ]; then
+  say "benchmark"
+  timeout 420 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --output "$OUT/gemm.json" "$@" \
+    2>&1 | tee "$OUT/bench.log"
+fi

@@ -1,0 +1,37 @@
+#pragma once
+// `symm-bench gemm`: our GEMM against cublasLt on the same operands, timed by do_bench
+// with the same L2 flush, interleaved, several repeats; a table on stdout and a JSON
+// results file (docs/gemm.md).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symm/gemm/plan.hpp"
+
+namespace symm::bench {
+
+struct GemmShape {
+  std::int64_t m, n, k;
+  int world;  // n is the per-rank shard N / world (1: the whole matrix)
+};
+
+struct GemmBenchOptions {
+  std::vector<GemmShape> shapes;
+  std::vector<gemm::DType> dtypes{gemm::DType::bf16, gemm::DType::fp16};
+  gemm::BLayout layout = gemm::BLayout::nk;
+  std::vector<int> fewer_sms;  // also time ours with SMs - s blocks, for each s
+  int repeats = 3, warmup = 5, iters = 20;
+  std::uint64_t seed = 0;      // 0: a fresh one
+  gemm::GemmOptions gemm = gemm::GemmOptions::from_env();
+  std::string output;          // JSON path; empty: none
+};
+
+// Shapes from a preset file (bench/gemm/*.json): square shapes as they are, sharded ones
+// as (M, N / world, K) for each world that divides N.
+std::vector<GemmShape> load_preset(const std::string& path, std::vector<int>& fewer_sms);
+
+// Runs the benchmark; returns the process exit code (non-zero when an output is wrong).
+int run_gemm_bench(const GemmBenchOptions& options, int argc, const char* const* argv);
+
+}  // namespace symm::bench
