@@ -1,12 +1,20 @@
 #pragma once
 // Launching ranks (docs/launch-model.md).
 //
-// A symm program's main() parses its options, then calls symm::launch(). Without an
+// A symm program's main() parses its options, then returns symm::launch(). Without an
 // external launcher, launch() forks num_ranks ranks before any CUDA call and stays as
 // their supervisor: it ends every rank when one fails, crashes or exceeds the time
-// limit, names the failing rank, and returns the exit code for main(). Under torchrun,
-// mpirun or srun it joins as the rank the launcher assigned and runs rank_main in this
-// process. A rank never returns from launch() in spawn mode: it exits with rank_main's code.
+// limit, names the failing rank and why, and returns the exit code for main(). Under
+// torchrun, mpirun or srun it joins as the rank the launcher assigned, runs rank_main
+// in this process and returns its code. A self-spawned rank never returns from
+// launch(): it exits the process with rank_main's code (an uncaught exception is
+// logged and gives code 1).
+//
+// Call launch() before creating threads or touching CUDA: it forks, and it waits for
+// SIGCHLD/SIGINT/SIGTERM/SIGHUP with those signals blocked in the calling thread.
+//
+// Every rank sees SYMM_RANK, SYMM_WORLD and SYMM_LOCAL_RANK; its GPU is
+// SYMM_LOCAL_RANK % count_visible_gpus() (ranks may outnumber GPUs).
 #include <chrono>
 #include <functional>
 #include <string>
@@ -16,14 +24,14 @@
 namespace symm {
 
 struct LaunchOptions {
-  int num_ranks = 0;                         // 0: one rank per visible GPU
-  std::chrono::seconds rank_timeout{0};      // 0: no limit on a rank's run time
-  std::chrono::seconds kill_grace{3};        // SIGTERM -> SIGKILL delay when ending ranks
-  bool needs_gpu = true;                     // refuse to start when no GPU is visible
-  std::string program_name = "symm";        // used in messages
+  int num_ranks = 0;                        // 0: one rank per visible GPU (or the launcher's)
+  std::chrono::milliseconds rank_timeout{0};  // 0: SYMM_RANK_TIMEOUT_S, else no limit
+  std::chrono::milliseconds kill_grace{3000};  // SIGTERM -> SIGKILL delay when ending ranks
+  bool needs_gpu = true;                    // refuse to start when no GPU is visible
 };
 
-// Returns the process exit code (0 when every rank succeeded).
+// Returns the process exit code: 0 when every rank succeeded; otherwise the failing
+// rank's exit code, 128 + signal number, or 124 when the time limit was exceeded.
 int launch(const LaunchOptions& options, const std::function<int(Team&)>& rank_main);
 
 // Number of GPUs visible to this process, counted without initialising CUDA

@@ -5,16 +5,28 @@
 // external launcher (torchrun, mpirun, srun) meet on a Unix socket named from the job's
 // identity in a private directory, with peer credentials checked. Rank 0 is the hub:
 // every collective is a gather to rank 0 and a scatter back. Every call is bounded by
-// a timeout and throws symm::TimeoutError naming the rank that did not answer.
+// a timeout and throws symm::TimeoutError naming the rank that did not answer, or
+// symm::PeerLostError naming a rank that went away. Calls that disagree across ranks
+// (different collective, root or size) throw symm::Error naming both sides. After a
+// collective has thrown, the team is unusable: every later call throws.
 #include <chrono>
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <vector>
 
+#include "symm/common/error.hpp"
 #include "symm/host/unique_fd.hpp"
 
 namespace symm {
+
+// Thrown by a collective when a peer closed its bootstrap connection: it crashed or
+// exited early. (A rank that fails this way is reported by the supervisor as a
+// consequence of the peer's failure, not as its cause.)
+class PeerLostError : public Error {
+ public:
+  using Error::Error;
+};
 
 class Team {
  public:

@@ -1,0 +1,35 @@
+#pragma once
+// Reading environment variables: this process's, or another process's initial
+// environment (/proc/<pid>/environ), behind one lookup type so launcher detection and
+// the rendezvous's membership check share the same code.
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace symm::detail {
+
+using EnvMap = std::map<std::string, std::string, std::less<>>;
+using EnvLookup = std::function<std::optional<std::string>(std::string_view name)>;
+
+EnvLookup process_env();
+EnvLookup env_lookup(const EnvMap& env);  // copies env
+
+// The environment pid was started with. Throws symm::Error when it cannot be read.
+EnvMap read_process_environ(pid_t pid);
+
+// Parses a whole decimal integer ("12"; not "12x", "", or out of range).
+std::optional<long long> parse_integer(std::string_view text);
+
+// Parses a non-negative number of seconds, fractions allowed ("30", "0.5", "1e2").
+std::optional<std::chrono::milliseconds> parse_seconds(std::string_view text);
+
+// Milliseconds from the variable, or fallback when unset; throws symm::Error naming
+// the variable when it is set to something that is not a non-negative number.
+long long env_milliseconds(const EnvLookup& env, std::string_view name, long long fallback);
+
+}  // namespace symm::detail

@@ -1,0 +1,100 @@
+#include "gpu_count.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "env.hpp"
+#include "symm/host/launch.hpp"
+
+namespace symm::detail {
+namespace {
+
+// NVML's C interface, declared here so that building needs no NVML header.
+using NvmlReturn = int;
+constexpr NvmlReturn kNvmlSuccess = 0;
+using NvmlInit = NvmlReturn (*)();
+using NvmlGetCount = NvmlReturn (*)(unsigned int*);
+using NvmlShutdown = NvmlReturn (*)();
+using NvmlErrorString = const char* (*)(NvmlReturn);
+
+// Returns the driver's GPU count, or 0 with the reason in why.
+int nvml_device_count(std::string& why) {
+  void* library = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    why = "no NVIDIA driver: libnvidia-ml.so.1 cannot be loaded";
+    return 0;
+  }
+  auto init = reinterpret_cast<NvmlInit>(::dlsym(library, "nvmlInit_v2"));
+  auto get_count = reinterpret_cast<NvmlGetCount>(::dlsym(library, "nvmlDeviceGetCount_v2"));
+  auto shutdown = reinterpret_cast<NvmlShutdown>(::dlsym(library, "nvmlShutdown"));
+  auto error_string = reinterpret_cast<NvmlErrorString>(::dlsym(library, "nvmlErrorString"));
+  auto describe = [&](NvmlReturn status) {
+    return error_string != nullptr ? std::string(error_string(status)) : fmt::format("error {}", status);
+  };
+  unsigned int count = 0;
+  if (init == nullptr || get_count == nullptr || shutdown == nullptr) {
+    why = "the NVIDIA driver's NVML library lacks nvmlInit_v2/nvmlDeviceGetCount_v2";
+  } else if (NvmlReturn status = init(); status != kNvmlSuccess) {
+    why = fmt::format("NVML could not start: {}", describe(status));
+  } else {
+    if (NvmlReturn status = get_count(&count); status != kNvmlSuccess) {
+      why = fmt::format("NVML could not count GPUs: {}", describe(status));
+      count = 0;
+    } else if (count == 0) {
+      why = "NVML found none";
+    }
+    shutdown();
+  }
+  ::dlclose(library);
+  return static_cast<int>(count);
+}
+
+}  // namespace
+
+int visible_device_count(std::optional<std::string_view> cuda_visible_devices, int driver_count) {
+  if (!cuda_visible_devices) return driver_count;
+  int count = 0;
+  std::set<long long> seen;
+  std::string_view rest = *cuda_visible_devices;
+  while (true) {
+    std::string_view entry = rest.substr(0, rest.find(','));
+    while (!entry.empty() && entry.front() == ' ') entry.remove_prefix(1);
+    while (!entry.empty() && entry.back() == ' ') entry.remove_suffix(1);
+    if (entry.starts_with("GPU-") || entry.starts_with("MIG-")) {
+      ++count;
+    } else {
+      auto index = parse_integer(entry);
+      if (!index || *index < 0 || *index >= driver_count || !seen.insert(*index).second) break;
+      ++count;
+    }
+    if (rest.find(',') == std::string_view::npos) break;
+    rest.remove_prefix(rest.find(',') + 1);
+  }
+  return std::min(count, driver_count);
+}
+
+GpuCount count_gpus() {
+  GpuCount result;
+  result.driver = nvml_device_count(result.why_none);
+  const char* mask = std::getenv("CUDA_VISIBLE_DEVICES");
+  result.visible = visible_device_count(
+      mask != nullptr ? std::optional<std::string_view>(mask) : std::nullopt, result.driver);
+  if (result.visible == 0 && result.driver > 0) {
+    result.why_none = fmt::format("NVML found {} but CUDA_VISIBLE_DEVICES=\"{}\" hides them",
+                                  result.driver, mask != nullptr ? mask : "");
+  }
+  return result;
+}
+
+}  // namespace symm::detail
+
+namespace symm {
+
+int count_visible_gpus() { return detail::count_gpus().visible; }
+
+}  // namespace symm

@@ -1,0 +1,14 @@
+#pragma once
+// Bounds shared by the launcher, the bootstrap channel and the command line.
+
+namespace symm::detail {
+
+// More ranks than this on one host is a typo, not a job (each rank is a process with
+// its own GPU context).
+inline constexpr int kMaxRanks = 1024;
+
+// Default bound on each bootstrap collective and on the rendezvous
+// (SYMM_BOOTSTRAP_TIMEOUT_MS overrides it).
+inline constexpr long long kDefaultBootstrapTimeoutMs = 120000;
+
+}  // namespace symm::detail
