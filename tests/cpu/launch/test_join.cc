@@ -22,12 +22,17 @@ namespace {
 using namespace symm::test;
 using symm::detail::LauncherInfo;
 
-// Job names unique to this test process, so test cases running in parallel never share
-// a rendezvous (which would be two jobs with one identity).
+// Job names unique to this test process (and, for torchrun, a run id naming this
+// process), so test cases running in parallel never share a rendezvous.
 std::string unique_port() {
   static std::atomic<int> next{0};
-  return std::to_string(20000 + (::getpid() * 8 + next++) % 40000);
+  return std::to_string(20000 + next++);
 }
+std::string unique_id() {
+  static std::atomic<int> next{0};
+  return fmt::format("{}{:03}", ::getpid(), next++);
+}
+const std::string kRunId = fmt::format("test-{}", ::getpid());
 
 using EnvFor = std::function<EnvOverrides(int rank)>;
 
@@ -39,7 +44,7 @@ EnvFor torchrun(int world, const std::string& port, int local_world = -1) {
             {"LOCAL_WORLD_SIZE", std::to_string(local_world < 0 ? world : local_world)},
             {"MASTER_ADDR", "127.0.0.1"},
             {"MASTER_PORT", port},
-            {"TORCHELASTIC_RUN_ID", "none"},
+            {"TORCHELASTIC_RUN_ID", kRunId},
             {"TORCHELASTIC_RESTART_COUNT", "0"}};
   };
 }
@@ -96,11 +101,12 @@ TEST(Join, Torchrun) {
   Job job;
   start_ranks(job, torchrun(world, port), ranks_upto(world), {"--mode", "collectives", "--tag", "11"});
   ASSERT_TRUE(wait_job(job));
-  expect_collectives_ok(job, world, 11, fmt::format("torchrun (job run none, master 127.0.0.1:{}, restart 0)", port));
+  expect_collectives_ok(job, world, 11,
+                        fmt::format("torchrun (job run {}, master 127.0.0.1:{}, restart 0)", kRunId, port));
 }
 
 TEST(Join, OpenMpi) {
-  const std::string jobid = "mpi" + unique_port();
+  const std::string jobid = "mpi" + unique_id();
   Job job;
   start_ranks(job, open_mpi(2, jobid), ranks_upto(2), {"--mode", "collectives", "--tag", "12"});
   ASSERT_TRUE(wait_job(job));
@@ -108,7 +114,7 @@ TEST(Join, OpenMpi) {
 }
 
 TEST(Join, Slurm) {
-  const std::string jobid = unique_port();
+  const std::string jobid = unique_id();
   Job job;
   start_ranks(job, slurm(4, jobid), ranks_upto(4), {"--mode", "collectives", "--tag", "13"});
   ASSERT_TRUE(wait_job(job));
@@ -145,14 +151,14 @@ TEST(Join, ASingleProcessLauncherMaySpawn) {
 
 TEST(Join, RefusesRanksOnSeveralHosts) {
   const EnvFor mpi_on_two_hosts = [](int rank) {
-    auto env = open_mpi(4, "multi" + unique_port())(rank);
+    auto env = open_mpi(4, "multi" + unique_id())(rank);
     env["OMPI_COMM_WORLD_LOCAL_SIZE"] = "2";
     return env;
   };
   Job job;
   start_ranks(job, torchrun(4, unique_port(), /*local_world=*/2), {0}, {});
   start_ranks(job, mpi_on_two_hosts, {0}, {});
-  start_ranks(job, slurm(4, unique_port(), /*nodes=*/2), {0}, {});
+  start_ranks(job, slurm(4, unique_id(), /*nodes=*/2), {0}, {});
   ASSERT_TRUE(wait_job(job, 15s));
   for (auto& p : job) {
     EXPECT_EQ(p->exit_code(), 1) << p->output();
