@@ -82,7 +82,13 @@ if [ "$mode" = quick ]; then
 fi
 
 if [ "$mode" = bench ] || [ "$mode" = all ]; then
-  say "benchmark"
-  timeout 420 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --output "$OUT/gemm.json" "$@" \
-    2>&1 | tee "$OUT/bench.log"
+  say "benchmark (bench/gemm/issue4.json)"
+  timeout 300 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --output "$OUT/gemm.json" "$@" \
+    2>&1 | tee -a "$OUT/bench.log"
+  say "mma.sync fallback (forced) vs cuBLAS"
+  SYMM_GEMM_FORCE_FALLBACK=1 timeout 90 "$bin/symm-bench" gemm --preset bench/gemm/quick.json \
+    --repeats 1 --iters 10 --output "$OUT/fallback.json" 2>&1 | tee -a "$OUT/bench.log"
+  say "B as K x N"
+  timeout 60 "$bin/symm-bench" gemm --mnk 8192 8192 8192 --layout kn --repeats 1 \
+    --output "$OUT/kn.json" 2>&1 | tee -a "$OUT/bench.log"
 fi

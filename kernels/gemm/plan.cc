@@ -18,19 +18,24 @@ constexpr std::int64_t kMaxDim = std::numeric_limits<std::int32_t>::max();
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 // Configurations the heuristic considers, fastest shapes first; the Iris sweep shapes
-// (2 and 3 stages) run only when asked for.
+// (2 and 3 stages) run only when asked for. Efficiencies: full-tile throughput relative
+// to 128x256x64s4, measured on an H200 at 8192^3 and 8192 x 4608 x 36864 (docs/gemm.md).
 struct Candidate {
   KernelConfig config;
-  double efficiency;  // relative throughput of a full tile (operand traffic per FLOP)
+  double efficiency;
 };
 constexpr Candidate kCandidates[] = {{{128, 256, 64, 4}, 1.00},
-                                     {{256, 128, 64, 4}, 1.00},
-                                     {{128, 192, 64, 4}, 0.96},
-                                     {{128, 128, 64, 6}, 0.88}};
+                                     {{256, 128, 64, 4}, 0.99},
+                                     {{128, 192, 64, 4}, 0.99},
+                                     {{128, 128, 64, 6}, 0.94}};
 constexpr int kMaxSplits = 16;
 constexpr int kMinKItersPerSplit = 8;
-constexpr double kEpilogueKIters = 2.0;   // a tile's epilogue costs about 2 K iterations
-constexpr double kPartialKIters = 1.0;    // writing or adding one fp32 partial tile
+constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
+// Writing or adding one fp32 partial tile: 4 bytes per output element through L2, at a
+// 132nd of its bandwidth, is about 4 K iterations of the tile's wgmmas.
+constexpr double kPartialKIters = 4.0;
+// Split only for a predicted gain of 3 % or more: the model ignores the last split's wait.
+constexpr double kMinSplitGain = 0.97;
 
 bool is_built(const KernelConfig& c) {
   return std::find(kWgmmaConfigs.begin(), kWgmmaConfigs.end(), c) != kWgmmaConfigs.end();
@@ -107,7 +112,8 @@ int best_splits(const KernelConfig& c, const GemmProblem& p, int blocks) {
   for (int s = 2; s <= max_splits; ++s)
     if (predicted_cost(c, p.m, p.n, p.k, s, blocks) < predicted_cost(c, p.m, p.n, p.k, best, blocks))
       best = s;
-  return best;
+  const double unsplit = predicted_cost(c, p.m, p.n, p.k, 1, blocks);
+  return predicted_cost(c, p.m, p.n, p.k, best, blocks) < kMinSplitGain * unsplit ? best : 1;
 }
 
 Plan fallback_plan(const GemmProblem& p, std::string reason) {
