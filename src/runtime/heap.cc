@@ -46,8 +46,9 @@ std::unique_ptr<HeapMapping> map_heap(Team& team, int device, std::size_t bytes,
       return map_vmm_heap(team, device, bytes);
     } catch (const SetupStepFailed& e) {
       if (requested == HeapTransport::vmm) {
-        throw Error(fmt::format("{}; SYMM_HEAP_TRANSPORT=vmm was asked for: use auto or ipc "
-                                "where VMM handles cannot be shared",
+        throw Error(fmt::format("{}; the vmm heap transport was requested (SYMM_HEAP_TRANSPORT "
+                                "or RuntimeOptions::transport): use auto or ipc where VMM "
+                                "handles cannot be shared",
                                 e.what()));
       }
       if (team.rank() == 0) {

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <string>
 
-#include "bytes.hpp"
 #include "env_knobs.hpp"
 #include "heap_mapping.hpp"
 #include "symm/host/cuda_check.hpp"
@@ -97,7 +96,7 @@ Runtime::Runtime(Team& team, const RuntimeOptions& options)
   log::info(fmt::format("GPU {} ({}, {} SMs{}); heap {} per rank via {}", device_, device_name_,
                         sm_count_,
                         sharing > 1 ? fmt::format(", shared by {} ranks", sharing) : "",
-                        describe_bytes(heap_->size()), transport_name(heap_->transport())));
+                        format_bytes(heap_->size()), transport_name(heap_->transport())));
 }
 
 Runtime::~Runtime() = default;

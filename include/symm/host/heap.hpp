@@ -7,8 +7,6 @@
 // at the same offset in every heap and a peer's copy of a local object is
 // local - bases()[rank()] + bases()[peer]. Allocations are released in stack order
 // (mark / release_to, or a HeapScope), so a sweep can reuse the heap indefinitely.
-#include <cuda_runtime_api.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
