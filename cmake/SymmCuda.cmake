@@ -9,6 +9,9 @@
 set(SYMM_HOPPER_ARCH "90a" CACHE STRING "CUDA architecture for Hopper-only kernels")
 set(SYMM_PORTABLE_ARCHS "80;90a" CACHE STRING "CUDA architectures for portable kernels")
 set(CMAKE_CUDA_ARCHITECTURES ${SYMM_HOPPER_ARCH})
+# Targets that inherit a cxx_std_20 compile feature (fmt, CLI11) would make CMake demand
+# a CUDA20 dialect it cannot name for nvcc 13; the explicit flag below covers it.
+set(CMAKE_CUDA_STANDARD_REQUIRED OFF)
 
 add_library(symm_cuda_flags INTERFACE)
 add_library(symm::cuda_flags ALIAS symm_cuda_flags)
