@@ -1,0 +1,35 @@
+#pragma once
+// The copy-engine baseline of the store examples (01, 03): cudaMemcpyPeerAsync of the
+// same bytes between the same ranks, measured in the same run.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "example.hpp"
+
+namespace symm::examples {
+
+class CopyEngines {
+ public:
+  explicit CopyEngines(Session& session);
+  ~CopyEngines();
+  CopyEngines(const CopyEngines&) = delete;
+  CopyEngines& operator=(const CopyEngines&) = delete;
+
+  // Enqueues on the session's stream: src (this rank) -> rank `target`'s copy of
+  // dst_local, one way.
+  void put(void* dst_local, const void* src, std::uint64_t bytes, int target);
+
+  // Enqueues on the session's stream: src -> every other rank's copy of dst_local, all
+  // at once (a stream per peer, forked from and joined back into the session's stream).
+  void put_to_all(void* dst_local, const void* src, std::uint64_t bytes);
+
+ private:
+  Session& session_;
+  std::vector<cudaStream_t> streams_;  // one per rank
+  std::vector<cudaEvent_t> done_;      // one per rank
+  cudaEvent_t start_ = nullptr;
+};
+
+}  // namespace symm::examples
