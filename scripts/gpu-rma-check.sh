@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Checks the device RMA API (issue 3) on a GPU machine, in four steps:
+#   1. build the rma tests and examples 00-06 (skipped with SKIP_BUILD=1 and a built BUILD)
+#   2. the gpu and multigpu tests of the API (2 ranks; on one GPU they share it)
+#   3. compute-sanitizer memcheck and racecheck on examples 00-06, 2 ranks, small sizes,
+#      every process followed (--target-processes all), the wait budget raised
+#   4. the example benchmarks on every visible GPU, JSON results under $OUT
+# Then it prints a summary; the exit code is non-zero when any step failed.
+#
+#   OUT=/tmp/rma SYMM_GIT_COMMIT=$(git rev-parse HEAD) scripts/gpu-rma-check.sh
+#
+# Knobs: OUT (results, default ./gpu-rma-out), BUILD (default build/gpu-rma),
+# SKIP_BUILD=1, STEPS (default "tests sanitizer bench"), BENCH_ARGS (extra example
+# arguments, default "--n_warmup 5 --n_repeat 20").
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+OUT=${OUT:-$PWD/gpu-rma-out}
+BUILD=${BUILD:-build/gpu-rma}
+STEPS=${STEPS:-tests sanitizer bench}
+BENCH_ARGS=${BENCH_ARGS:---n_warmup 5 --n_repeat 20}
+EXAMPLES=(00_load 01_store 02_all_load 03_all_store 04_atomic_add 05_atomic_xchg 06_message_passing)
+export SYMM_GIT_COMMIT=${SYMM_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
+mkdir -p "$OUT"
+failures=()
+
+note() { printf '\n=== %s\n' "$*"; }
+# run NAME TIMEOUT COMMAND...: runs with a time limit, output to $OUT/NAME.log.
+run() {
+  local name=$1 limit=$2
+  shift 2
+  local start=$SECONDS
+  timeout --kill-after=10 "$limit" "$@" >"$OUT/$name.log" 2>&1
+  local rc=$?
+  printf '%-40s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - start))"
+  if [ "$rc" -ne 0 ]; then
+    failures+=("$name (rc $rc)")
+    tail -n 25 "$OUT/$name.log"
+  fi
+  return 0
+}
+
+nvidia-smi -L || { echo "no GPU visible"; exit 1; }
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  note "build ($BUILD)"
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
+    -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail "$OUT/configure.log"; exit 1; }
+  targets=(symm_rma_atomic_test symm_rma_rma_test symm_rma_ordering_test symm_rma_failure_test
+           symm_rma_multigpu_test)
+  for e in "${EXAMPLES[@]}"; do targets+=("symm_example_$e"); done
+  cmake --build "$BUILD" -j "$(nproc)" --target "${targets[@]}" >"$OUT/build.log" 2>&1 \
+    || { tail -n 40 "$OUT/build.log"; exit 1; }
+fi
+
+if [[ " $STEPS " == *" tests "* ]]; then
+  note "gpu and multigpu tests"
+  for t in "$BUILD"/tests/gpu/rma/symm_rma_*_test "$BUILD"/tests/multigpu/rma/symm_rma_multigpu_test; do
+    run "test-$(basename "$t")" 600 "$t"
+    grep -hE "litmus|message passing" "$OUT/test-$(basename "$t").log" | sed 's/^/    /'
+  done
+fi
+
+if [[ " $STEPS " == *" sanitizer "* ]]; then
+  note "compute-sanitizer on examples 00-06 (2 ranks)"
+  SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  small=(-r 2 --validate --n_warmup 0 --n_repeat 1 -o "")
+  for e in "${EXAMPLES[@]}"; do
+    case $e in
+      04_*|05_*) args=("${small[@]}" --iterations 20 --blocks 4) ;;
+      06_*) args=("${small[@]}" --iterations 20 --max_bytes 4KiB) ;;
+      *) args=("${small[@]}" --min_bytes 4KiB --max_bytes 256KiB --blocks 8) ;;
+    esac
+    for tool in memcheck racecheck; do
+      SYMM_WAIT_TIMEOUT_MS=600000 run "sanitizer-$tool-$e" 900 "$SANITIZER" --tool "$tool" \
+        --target-processes all --error-exitcode 99 "$BUILD/examples/$e/$e" "${args[@]}"
+      grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer-$tool-$e.log" | sort | uniq -c | sed 's/^/    /'
+    done
+  done
+fi
+
+if [[ " $STEPS " == *" bench "* ]]; then
+  note "example benchmarks on every visible GPU (JSON in $OUT)"
+  for e in "${EXAMPLES[@]}"; do
+    # shellcheck disable=SC2086
+    run "bench-$e" 900 "$BUILD/examples/$e/$e" --validate --benchmark -o "$OUT/$e.json" $BENCH_ARGS
+    sed -n '/^[0-9][0-9]_.*: /,$p' "$OUT/bench-$e.log"
+  done
+fi
+
+note "summary"
+if [ ${#failures[@]} -eq 0 ]; then
+  echo "every step passed; logs and JSON in $OUT"
+else
+  printf 'FAILED: %s\n' "${failures[@]}"
+  exit 1
+fi
