@@ -26,7 +26,7 @@ function(symm_add_test name)
   # One CTest test per test case, so one skipped case never hides the others.
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
     PROPERTIES LABELS ${T_LABEL} TIMEOUT ${T_TIMEOUT}
-               SKIP_REGULAR_EXPRESSION "\\[  SKIPPED")
+               SKIP_REGULAR_EXPRESSION "  SKIPPED ")
 endfunction()
 
 # Adds every child folder that has a CMakeLists.txt, so areas can grow independently.
