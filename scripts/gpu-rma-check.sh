@@ -10,8 +10,9 @@
 #   OUT=/tmp/rma SYMM_GIT_COMMIT=$(git rev-parse HEAD) scripts/gpu-rma-check.sh
 #
 # Knobs: OUT (results, default ./gpu-rma-out), BUILD (default build/gpu-rma),
-# SKIP_BUILD=1, STEPS (default "tests sanitizer bench"), BENCH_ARGS (extra example
-# arguments, default "--n_warmup 5 --n_repeat 20").
+# SKIP_BUILD=1, STEPS (which steps, in that order; default "tests sanitizer bench"),
+# BENCH_ARGS (extra example arguments, default "--n_warmup 5 --n_repeat 20"),
+# SANITIZER_TIMEOUT (seconds per sanitized run, default 900).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,17 +54,18 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
     || { tail -n 40 "$OUT/build.log"; exit 1; }
 fi
 
-if [[ " $STEPS " == *" tests "* ]]; then
+step_tests() {
   note "gpu and multigpu tests"
   for t in "$BUILD"/tests/gpu/rma/symm_rma_*_test "$BUILD"/tests/multigpu/rma/symm_rma_multigpu_test; do
     run "test-$(basename "$t")" 600 "$t"
     grep -hE "litmus|message passing" "$OUT/test-$(basename "$t").log" | sed 's/^/    /'
   done
-fi
+}
 
-if [[ " $STEPS " == *" sanitizer "* ]]; then
+step_sanitizer() {
   note "compute-sanitizer on examples 00-06 (2 ranks)"
-  SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  local sanitizer small args e tool
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   small=(-r 2 --validate --n_warmup 0 --n_repeat 1 -o "")
   for e in "${EXAMPLES[@]}"; do
     case $e in
@@ -72,21 +74,24 @@ if [[ " $STEPS " == *" sanitizer "* ]]; then
       *) args=("${small[@]}" --min_bytes 4KiB --max_bytes 256KiB --blocks 8) ;;
     esac
     for tool in memcheck racecheck; do
-      SYMM_WAIT_TIMEOUT_MS=600000 run "sanitizer-$tool-$e" 900 "$SANITIZER" --tool "$tool" \
+      SYMM_WAIT_TIMEOUT_MS=600000 run "sanitizer-$tool-$e" "${SANITIZER_TIMEOUT:-900}" "$sanitizer" --tool "$tool" \
         --target-processes all --error-exitcode 99 "$BUILD/examples/$e/$e" "${args[@]}"
       grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer-$tool-$e.log" | sort | uniq -c | sed 's/^/    /'
     done
   done
-fi
+}
 
-if [[ " $STEPS " == *" bench "* ]]; then
+step_bench() {
   note "example benchmarks on every visible GPU (JSON in $OUT)"
+  local e
   for e in "${EXAMPLES[@]}"; do
     # shellcheck disable=SC2086
     run "bench-$e" 900 "$BUILD/examples/$e/$e" --validate --benchmark -o "$OUT/$e.json" $BENCH_ARGS
     sed -n '/^[0-9][0-9]_.*: /,$p' "$OUT/bench-$e.log"
   done
-fi
+}
+
+for step in $STEPS; do "step_$step"; done
 
 note "summary"
 if [ ${#failures[@]} -eq 0 ]; then

@@ -3,7 +3,8 @@
 // Validation: every rank adds 1 to each slot of every rank (including its own)
 // `iterations` times, with relaxed system-scope atomics; each slot must end at
 // world * iterations. Benchmark: for every pair (i, j), rank i's grid adds to its own
-// slots on rank j (throughput), then one thread chains dependent adds (latency).
+// slots on rank j (throughput: a warp's 32 adds go to 32 consecutive slots, so they
+// travel together), then one thread chains dependent adds (latency).
 //
 //   04_atomic_add -r 2 --validate --benchmark --iterations 1000
 #include <cuda/atomic>
@@ -21,12 +22,13 @@ namespace {
 using namespace symm;
 using namespace symm::examples;
 
-// Adds 1 (1 | the old value's top bit, which the compiler cannot fold away, so a chain
-// of adds waits for each result).
+// Adds 1 + the old value's top bit: 1 while counts stay below 2^31, but computed from
+// the result, so each add of a chain waits for the previous one (a constant operand
+// would let the adds overlap).
 struct AddOne {
   __device__ std::uint32_t operator()(const device::Context& ctx, std::uint32_t* slot, int target,
                                       std::uint32_t previous) const {
-    return device::atomic_add<cuda::memory_order_relaxed>(ctx, slot, target, 1u | (previous >> 31));
+    return device::atomic_add<cuda::memory_order_relaxed>(ctx, slot, target, 1u + (previous >> 31));
   }
 };
 

@@ -25,9 +25,8 @@ CopyEngines::~CopyEngines() {
 
 void CopyEngines::put(void* dst_local, const void* src, std::uint64_t bytes, int target) {
   Runtime& rt = session_.runtime();
-  SYMM_CUDA_CHECK(cudaMemcpyPeerAsync(rt.heap().translate(dst_local, target),
-                                      session_.devices()[target], src, rt.device(), bytes,
-                                      session_.stream()));
+  SYMM_CUDA_CHECK(cudaMemcpyAsync(rt.heap().translate(dst_local, target), src, bytes,
+                                  cudaMemcpyDefault, session_.stream()));
 }
 
 void CopyEngines::put_to_all(void* dst_local, const void* src, std::uint64_t bytes) {
@@ -36,9 +35,8 @@ void CopyEngines::put_to_all(void* dst_local, const void* src, std::uint64_t byt
   for (int peer = 0; peer < rt.world(); ++peer) {
     if (peer == rt.rank()) continue;
     SYMM_CUDA_CHECK(cudaStreamWaitEvent(streams_[peer], start_));
-    SYMM_CUDA_CHECK(cudaMemcpyPeerAsync(rt.heap().translate(dst_local, peer),
-                                        session_.devices()[peer], src, rt.device(), bytes,
-                                        streams_[peer]));
+    SYMM_CUDA_CHECK(cudaMemcpyAsync(rt.heap().translate(dst_local, peer), src, bytes,
+                                    cudaMemcpyDefault, streams_[peer]));
     SYMM_CUDA_CHECK(cudaEventRecord(done_[peer], streams_[peer]));
     SYMM_CUDA_CHECK(cudaStreamWaitEvent(session_.stream(), done_[peer]));
   }

@@ -1,6 +1,9 @@
 #pragma once
-// The copy-engine baseline of the store examples (01, 03): cudaMemcpyPeerAsync of the
-// same bytes between the same ranks, measured in the same run.
+// The copy-engine baseline of the store examples (01, 03): the same bytes between the
+// same ranks, copied by the copy engines in the same run. The copy is cudaMemcpyAsync
+// onto the peer heap's mapping in this process (a peer-to-peer copy over NVLink between
+// two GPUs): cudaMemcpyPeerAsync refuses addresses imported through the VMM API
+// (cudaErrorInvalidValue, seen on H200).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
