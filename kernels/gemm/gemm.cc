@@ -48,6 +48,8 @@ GemmOptions GemmOptions::from_env() {
   o.num_blocks = env_int("SYMM_GEMM_SMS", o.num_blocks);
   o.gsize_m = env_int("SYMM_GEMM_GSIZE_M", o.gsize_m);
   o.k_splits = env_int("SYMM_GEMM_SPLITS", o.k_splits);
+  o.stream_k = env_int("SYMM_GEMM_STREAM_K", o.stream_k);
+  o.cluster_m = env_int("SYMM_GEMM_CLUSTER", o.cluster_m);
   o.force_fallback = env_int("SYMM_GEMM_FORCE_FALLBACK", 0) != 0;
   o.verbose = env_int("SYMM_GEMM_VERBOSE", 0) != 0;
   return o;
@@ -71,36 +73,62 @@ DeviceLimits query_device_limits(int device) {
 Gemm::Gemm(GemmOptions options) : options_(std::move(options)) {
   detail::check_cuda(cudaGetDevice(&device_), "cudaGetDevice");
   limits_ = query_device_limits(device_);
+  if (limits_.cc_major == 9 && limits_.cc_minor == 0)
+    limits_.cluster2_blocks = detail::resident_blocks(kWgmmaConfigs.front(), limits_.sm_count);
 }
 
 Gemm::~Gemm() {
   if (workspace_) cudaFree(workspace_);  // destructors never throw
 }
 
-void Gemm::prepare_split_k(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream) {
-  const std::size_t bytes = workspace_bytes(plan);
-  const std::size_t counters = std::size_t(plan.sched.num_tiles()) * kConsumers * sizeof(int);
-  const std::size_t counter_region = (counters + 255) / 256 * 256;
-  if (bytes > workspace_bytes_) {
+void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream) {
+  const WorkspaceLayout layout = workspace_layout(plan);
+  if (layout.total() > workspace_bytes_) {
     if (workspace_) detail::check_cuda(cudaFree(workspace_), "cudaFree(gemm workspace)");
     workspace_ = nullptr;
     workspace_bytes_ = 0;
-    detail::check_cuda(cudaMalloc(&workspace_, bytes), "cudaMalloc(gemm split-K workspace)",
-                       "set SYMM_GEMM_SPLITS=1 to run without split-K scratch");
-    workspace_bytes_ = bytes;
+    detail::check_cuda(cudaMalloc(&workspace_, layout.total()), "cudaMalloc(gemm split-K workspace)",
+                       "set SYMM_GEMM_SPLITS=1 SYMM_GEMM_STREAM_K=0 to run without scratch");
+    workspace_bytes_ = layout.total();
     counter_region_ = 0;
   }
-  // Counters start at zero; the last split of each tile resets the ones it consumed, so
-  // they stay zero between launches of the same layout. Another layout may have put
+  // Counters start at zero; the finishing unit of each tile resets the ones it consumed,
+  // so they stay zero between launches of the same layout. Another layout may have put
   // partials where these counters live: zero them again.
-  if (counter_region != counter_region_) {
-    detail::check_cuda(cudaMemsetAsync(workspace_, 0, counter_region, stream),
+  if (layout.counter_bytes != counter_region_) {
+    detail::check_cuda(cudaMemsetAsync(workspace_, 0, layout.counter_bytes, stream),
                        "cudaMemsetAsync(gemm split-K counters)");
-    counter_region_ = counter_region;
+    counter_region_ = layout.counter_bytes;
   }
   ws.counters = static_cast<int*>(workspace_);
-  ws.partials = reinterpret_cast<float*>(static_cast<char*>(workspace_) + counter_region);
+  ws.partials = reinterpret_cast<float*>(static_cast<char*>(workspace_) + layout.counter_bytes);
   ws.timeout_ns = wait_timeout_ns();
+}
+
+Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int runs) {
+  if (options_.force_fallback || options_.config) return plan(p);  // nothing to choose
+  const auto plans = candidate_plans(p, options_, limits_, candidates);
+  if (plans.size() < 2) return plan(p);
+  cudaEvent_t start = nullptr, stop = nullptr;
+  detail::check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+  detail::check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
+  float best_ms = 0;
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    run(p, plans[i], stream);  // warm-up (and workspace)
+    detail::check_cuda(cudaEventRecord(start, stream), "cudaEventRecord");
+    for (int r = 0; r < runs; ++r) run(p, plans[i], stream);
+    detail::check_cuda(cudaEventRecord(stop, stream), "cudaEventRecord");
+    detail::check_cuda(cudaEventSynchronize(stop), "cudaEventSynchronize (gemm tuning)");
+    float ms = 0;
+    detail::check_cuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    if (i == 0 || ms < best_ms) best_ms = ms, best = i;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  Plan chosen = plans[best];
+  chosen.reason = fmt::format("tuned: fastest of {} candidate plans ({} runs each)", plans.size(), runs);
+  return chosen;
 }
 
 void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
@@ -119,8 +147,8 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   params.m = int(p.m);
   params.n = int(p.n);
   detail::WgmmaLaunch launch{plan.config, plan.num_blocks, 0};
-  if (plan.sched.k_splits > 1) {
-    prepare_split_k(plan, params.splitk, stream);
+  if (workspace_bytes(plan) > 0) {  // blocks wait for each other: all must be resident
+    prepare_workspace(plan, params.splitk, stream);
     launch.resident_limit = limits_.sm_count;
   }
   detail::launch_wgmma(p.in_dtype, p.out_dtype, p.b_layout, launch, params, stream);

@@ -13,11 +13,13 @@ namespace symm::gemm::detail {
 struct WgmmaLaunch {
   KernelConfig config;
   int grid = 0;
-  int resident_limit = 0;  // split-K: blocks that must be resident at once (SMs); 0: none
+  int resident_limit = 0;  // split-K/stream-K: SMs, all blocks must be resident; 0: no need
 };
 
 template <DType IN, DType OUT, BLayout BL>
 void launch_wgmma_typed(const WgmmaLaunch& launch, const WgmmaParams& params, cudaStream_t stream);
+template <DType IN, DType OUT, BLayout BL>
+int resident_blocks_typed(const KernelConfig& config, int sm_count);
 
 template <DType IN, DType OUT, BLayout BL>
 void launch_fallback_typed(bool aligned_loads, const FallbackParams& params, cudaStream_t stream);
@@ -27,5 +29,7 @@ void launch_wgmma(DType in, DType out, BLayout layout, const WgmmaLaunch& launch
                   const WgmmaParams& params, cudaStream_t stream);
 void launch_fallback(DType in, DType out, BLayout layout, bool aligned_loads,
                      const FallbackParams& params, cudaStream_t stream);
+// Blocks of a WGMMA configuration that fit on the device at once (whole clusters).
+int resident_blocks(const KernelConfig& config, int sm_count);
 
 }  // namespace symm::gemm::detail

@@ -1,5 +1,7 @@
 #pragma once
 // Launch glue of the persistent WGMMA kernel for one (input, output, B layout).
+#include <cuda_runtime.h>
+
 #include <string>
 #include <tuple>
 
@@ -9,38 +11,80 @@
 
 namespace symm::gemm::detail {
 
-template <class Cfg, DType IN, DType OUT, BLayout BL>
-void launch_config(const WgmmaLaunch& launch, const WgmmaParams& params, cudaStream_t stream) {
-  const auto kernel =
-      persistent_gemm_kernel<Cfg, element_t<IN>, element_t<OUT>, BL, NoEpilogueHook>;
-  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  Cfg::SMEM_BYTES),
-             "cudaFuncSetAttribute(persistent_gemm_kernel, max dynamic shared memory)");
-  if (launch.resident_limit > 0) {
-    int per_sm = 0;
-    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::THREADS,
-                                                             Cfg::SMEM_BYTES),
-               "cudaOccupancyMaxActiveBlocksPerMultiprocessor(persistent_gemm_kernel)");
-    if (per_sm * launch.resident_limit < launch.grid)
-      throw Error("symm gemm: split-K needs all " + std::to_string(launch.grid) +
-                  " blocks resident at once, but only " + std::to_string(per_sm) + " per SM x " +
-                  std::to_string(launch.resident_limit) +
-                  " SMs fit; use fewer blocks or SYMM_GEMM_SPLITS=1");
-  }
-  kernel<<<launch.grid, Cfg::THREADS, Cfg::SMEM_BYTES, stream>>>(params, NoEpilogueHook{});
-  check_cuda(cudaGetLastError(), "persistent_gemm_kernel launch");
+// Calls f.operator()<Cfg>() for the built configuration described by c; false if none.
+template <class F>
+bool with_config(const KernelConfig& c, F&& f) {
+  bool found = false;
+  [&]<class... Cfg>(std::tuple<Cfg...>*) {
+    ((!found && Cfg::desc == c ? (f.template operator()<Cfg>(), found = true) : false), ...);
+  }(static_cast<WgmmaConfigs*>(nullptr));
+  return found;
 }
+
+// The kernel of Cfg, with its shared-memory limit raised, and a launch of `grid` blocks
+// in clusters of Cfg::CLUSTER_M.
+template <class Cfg, DType IN, DType OUT, BLayout BL>
+struct KernelLaunch {
+  static constexpr auto kernel =
+      persistent_gemm_kernel<Cfg, element_t<IN>, element_t<OUT>, BL, NoEpilogueHook>;
+  cudaLaunchAttribute cluster{};
+  cudaLaunchConfig_t config{};
+
+  KernelLaunch(int grid, cudaStream_t stream) {
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    Cfg::SMEM_BYTES),
+               "cudaFuncSetAttribute(persistent_gemm_kernel, max dynamic shared memory)");
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = Cfg::CLUSTER_M;
+    cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+    config.gridDim = dim3(unsigned(grid));
+    config.blockDim = dim3(Cfg::THREADS);
+    config.dynamicSmemBytes = Cfg::SMEM_BYTES;
+    config.stream = stream;
+    config.attrs = &cluster;
+    config.numAttrs = Cfg::CLUSTER_M > 1 ? 1 : 0;
+  }
+
+  // Blocks that can be resident at once (whole clusters; sm_count for 1-block clusters).
+  int resident_blocks(int sm_count) const {
+    if constexpr (Cfg::CLUSTER_M > 1) {
+      int clusters = 0;
+      check_cuda(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config),
+                 "cudaOccupancyMaxActiveClusters(persistent_gemm_kernel)");
+      return clusters * Cfg::CLUSTER_M;
+    } else {
+      int per_sm = 0;
+      check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::THREADS,
+                                                               Cfg::SMEM_BYTES),
+                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor(persistent_gemm_kernel)");
+      return per_sm * sm_count;
+    }
+  }
+};
 
 template <DType IN, DType OUT, BLayout BL>
 void launch_wgmma_typed(const WgmmaLaunch& launch, const WgmmaParams& params, cudaStream_t stream) {
-  bool launched = false;
-  [&]<class... Cfg>(std::tuple<Cfg...>*) {
-    ((!launched && Cfg::desc == launch.config
-          ? (launch_config<Cfg, IN, OUT, BL>(launch, params, stream), launched = true)
-          : false),
-     ...);
-  }(static_cast<WgmmaConfigs*>(nullptr));
-  if (!launched) throw Error("symm gemm: configuration " + to_string(launch.config) + " is not built");
+  const bool built = with_config(launch.config, [&]<class Cfg>() {
+    KernelLaunch<Cfg, IN, OUT, BL> l(launch.grid, stream);
+    if (launch.resident_limit > 0 && l.resident_blocks(launch.resident_limit) < launch.grid)
+      throw Error("symm gemm: split-K/stream-K needs all " + std::to_string(launch.grid) +
+                  " blocks resident at once, but only " +
+                  std::to_string(l.resident_blocks(launch.resident_limit)) +
+                  " fit; use fewer blocks (SYMM_GEMM_SMS) or SYMM_GEMM_SPLITS=1 SYMM_GEMM_STREAM_K=0");
+    check_cuda(cudaLaunchKernelEx(&l.config, l.kernel, params, NoEpilogueHook{}),
+               "cudaLaunchKernelEx(persistent_gemm_kernel)");
+  });
+  if (!built) throw Error("symm gemm: configuration " + to_string(launch.config) + " is not built");
+}
+
+template <DType IN, DType OUT, BLayout BL>
+int resident_blocks_typed(const KernelConfig& config, int sm_count) {
+  int blocks = 0;
+  if (!with_config(config, [&]<class Cfg>() {
+        blocks = KernelLaunch<Cfg, IN, OUT, BL>(sm_count, nullptr).resident_blocks(sm_count);
+      }))
+    throw Error("symm gemm: configuration " + to_string(config) + " is not built");
+  return blocks;
 }
 
 }  // namespace symm::gemm::detail

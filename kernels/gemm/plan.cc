@@ -17,24 +17,24 @@ constexpr std::int64_t kMaxDim = std::numeric_limits<std::int32_t>::max();
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-// Configurations the heuristic considers, fastest shapes first; the Iris sweep shapes
-// (2 and 3 stages) run only when asked for. Efficiencies: full-tile throughput relative
-// to 128x256x64s4, measured on an H200 at 8192^3 and 8192 x 4608 x 36864 (docs/gemm.md).
+// Configurations the heuristic considers; the Iris sweep shapes (2 and 3 stages) run only
+// when asked for. Efficiencies: full-tile throughput relative to 128x256x64s4, measured
+// on an H200 (docs/gemm.md); 2-block clusters load B once for two tiles.
 struct Candidate {
   KernelConfig config;
   double efficiency;
 };
-constexpr Candidate kCandidates[] = {{{128, 256, 64, 4}, 1.00},
-                                     {{256, 128, 64, 4}, 0.99},
-                                     {{128, 192, 64, 4}, 0.99},
-                                     {{128, 128, 64, 6}, 0.94}};
+constexpr Candidate kCandidates[] = {
+    {{128, 256, 64, 4, 2}, 1.02}, {{128, 192, 64, 4, 2}, 1.01}, {{256, 128, 64, 4, 2}, 1.01},
+    {{128, 256, 64, 4}, 1.00},    {{256, 128, 64, 4}, 0.99},    {{128, 192, 64, 4}, 0.99},
+    {{128, 128, 64, 6}, 0.94}};
 constexpr int kMaxSplits = 16;
 constexpr int kMinKItersPerSplit = 8;
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
 // Writing or adding one fp32 partial tile: 4 bytes per output element through L2, at a
 // 132nd of its bandwidth, is about 4 K iterations of the tile's wgmmas.
 constexpr double kPartialKIters = 4.0;
-// Split only for a predicted gain of 3 % or more: the model ignores the last split's wait.
+// Split only for a predicted gain of 3 % or more: the model ignores the waits.
 constexpr double kMinSplitGain = 0.97;
 
 bool is_built(const KernelConfig& c) {
@@ -49,8 +49,65 @@ double efficiency(const KernelConfig& c) {
   return std::min(1.0, 0.55 + 0.35 * shape + 0.05 * c.stages);
 }
 
-int default_blocks(const GemmOptions& o, const DeviceLimits& d) {
-  return o.num_blocks > 0 ? std::min(o.num_blocks, d.sm_count) : d.sm_count;
+// Blocks for configuration c: gemm_sms (or every SM), whole resident clusters.
+int blocks_for(const KernelConfig& c, const GemmOptions& o, const DeviceLimits& d) {
+  int blocks = o.num_blocks > 0 ? std::min(o.num_blocks, d.sm_count) : d.sm_count;
+  if (c.cluster_m > 1) blocks = std::min(blocks, d.cluster2_blocks) / c.cluster_m * c.cluster_m;
+  return blocks;
+}
+
+bool cluster_allowed(const KernelConfig& c, const GemmOptions& o) {
+  return o.cluster_m == 0 || o.cluster_m == c.cluster_m;
+}
+
+TileScheduler schedule(const KernelConfig& c, const GemmProblem& p, int splits, int gsize_m) {
+  return TileScheduler::make(p.m, p.n, p.k, c.blk_m, c.blk_n, c.blk_k, splits, gsize_m, c.cluster_m);
+}
+
+// Stream-K pays off, and keeps L2 reuse, only for few tiles: at most two waves of them.
+bool stream_k_fits(const TileScheduler& s, int workers) {
+  return workers > 0 && s.num_work_tiles() < 2 * workers &&
+         s.total_iters() >= std::int64_t(workers) * kMinKItersPerSplit &&
+         s.total_iters() <= std::numeric_limits<std::int32_t>::max();
+}
+
+// The decomposition of config c (data-parallel, split-K or stream-K) with the lowest cost.
+TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const GemmOptions& o,
+                            int blocks) {
+  const TileScheduler unsplit = schedule(c, p, 1, o.gsize_m);
+  if (o.k_splits > 0) return schedule(c, p, std::min(o.k_splits, unsplit.k_iters), o.gsize_m);
+  const int workers = blocks / c.cluster_m;
+  TileScheduler stream = unsplit;
+  stream.stream_k_workers = workers;
+  if (o.stream_k == 1 && stream_k_fits(stream, workers)) return stream;
+  const double base = predicted_cost(c, unsplit, blocks);
+  TileScheduler best = unsplit;
+  double best_cost = base;
+  const int max_splits = std::clamp(unsplit.k_iters / kMinKItersPerSplit, 1, kMaxSplits);
+  for (int splits = 2; splits <= max_splits; ++splits) {
+    const TileScheduler split = schedule(c, p, splits, o.gsize_m);
+    const double cost = predicted_cost(c, split, blocks);
+    if (cost < best_cost && cost < kMinSplitGain * base) best = split, best_cost = cost;
+  }
+  if (o.stream_k != 0 && stream_k_fits(stream, workers)) {
+    const double cost = predicted_cost(c, stream, blocks);
+    if (cost < best_cost && cost < kMinSplitGain * base) best = stream;
+  }
+  return best;
+}
+
+Plan wgmma_plan(const KernelConfig& c, const GemmProblem& p, const GemmOptions& o,
+                const DeviceLimits& d, std::string reason) {
+  Plan plan;
+  plan.kind = KernelKind::wgmma;
+  plan.config = c;
+  const int blocks = blocks_for(c, o, d);
+  plan.sched = best_schedule(c, p, o, blocks);
+  const int workers = plan.sched.stream_k() ? plan.sched.stream_k_workers
+                                            : std::min(blocks / c.cluster_m, plan.sched.num_units());
+  plan.num_blocks = workers * c.cluster_m;
+  plan.reason = std::move(reason);
+  return plan;
 }
 
 }  // namespace
@@ -94,27 +151,21 @@ std::string can_implement(const KernelConfig& c, const GemmProblem& p, const Dev
   return tma_incompatibility(p);
 }
 
-double predicted_cost(const KernelConfig& c, std::int64_t m, std::int64_t n, std::int64_t k,
-                      int k_splits, int num_blocks) {
-  const auto s = TileScheduler::make(m, n, k, c.blk_m, c.blk_n, c.blk_k, k_splits, 1);
-  const double waves = std::ceil(double(s.num_units()) / num_blocks);
-  const double k_iters = std::ceil(double(s.k_iters) / k_splits);
-  const double extra = kEpilogueKIters + (k_splits > 1 ? kPartialKIters * (k_splits - 1) : 0.0);
-  return waves * (k_iters + extra) * double(c.blk_m * c.blk_n) / efficiency(c);
+double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blocks) {
+  const int workers = std::max(1, num_blocks / c.cluster_m);
+  double busiest = 0;  // K-iteration equivalents of the busiest block
+  if (s.stream_k()) {
+    const double tiles = std::ceil(double(s.num_work_tiles()) / workers);
+    busiest = std::ceil(double(s.total_iters()) / workers) + 2 * kPartialKIters + tiles * kEpilogueKIters;
+  } else {
+    const double waves = std::ceil(double(s.num_units()) / workers);
+    const double extra = kEpilogueKIters + kPartialKIters * (s.k_splits - 1);
+    busiest = waves * (std::ceil(double(s.k_iters) / s.k_splits) + extra);
+  }
+  return busiest * double(c.blk_m * c.blk_n) / efficiency(c);
 }
 
 namespace {
-
-int best_splits(const KernelConfig& c, const GemmProblem& p, int blocks) {
-  const auto k_iters = int(ceil_div(p.k, c.blk_k));
-  const int max_splits = std::clamp(k_iters / kMinKItersPerSplit, 1, kMaxSplits);
-  int best = 1;
-  for (int s = 2; s <= max_splits; ++s)
-    if (predicted_cost(c, p.m, p.n, p.k, s, blocks) < predicted_cost(c, p.m, p.n, p.k, best, blocks))
-      best = s;
-  const double unsplit = predicted_cost(c, p.m, p.n, p.k, 1, blocks);
-  return predicted_cost(c, p.m, p.n, p.k, best, blocks) < kMinSplitGain * unsplit ? best : 1;
-}
 
 Plan fallback_plan(const GemmProblem& p, std::string reason) {
   Plan plan;
@@ -130,56 +181,58 @@ Plan fallback_plan(const GemmProblem& p, std::string reason) {
 
 }  // namespace
 
+std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d,
+                                  int count) {
+  std::vector<std::pair<double, Plan>> scored;
+  for (const auto& cand : kCandidates) {
+    if (!cluster_allowed(cand.config, o) || !can_implement(cand.config, p, d).empty()) continue;
+    Plan plan = wgmma_plan(cand.config, p, o, d, "heuristic: fewest predicted K iterations per block");
+    scored.emplace_back(predicted_cost(cand.config, plan.sched, plan.num_blocks), std::move(plan));
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Plan> plans;
+  for (auto& [cost, plan] : scored)
+    if (int(plans.size()) < count) plans.push_back(std::move(plan));
+  return plans;
+}
+
 Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d) {
   if (auto why = validate(p); !why.empty()) throw Error("symm gemm: invalid problem: " + why);
   if (o.force_fallback) return fallback_plan(p, "fallback forced (SYMM_GEMM_FORCE_FALLBACK / options)");
-  const int blocks = default_blocks(o, d);
-
-  Plan plan;
   if (o.config) {
     if (auto why = can_implement(*o.config, p, d); !why.empty()) {
       if (!tma_incompatibility(p).empty() || d.cc_major != 9)
         return fallback_plan(p, "WGMMA cannot run it: " + why);
       throw Error(fmt::format("symm gemm: configuration {} refused: {}", to_string(*o.config), why));
     }
-    plan.config = *o.config;
-    plan.reason = "configuration given";
-  } else {
-    if (auto why = can_implement(kCandidates[0].config, p, d); !why.empty())
-      return fallback_plan(p, "WGMMA cannot run it: " + why);
-    double best = std::numeric_limits<double>::infinity();
-    for (const auto& cand : kCandidates) {
-      if (!can_implement(cand.config, p, d).empty()) continue;
-      const int splits = o.k_splits > 0 ? o.k_splits : best_splits(cand.config, p, blocks);
-      const double cost = predicted_cost(cand.config, p.m, p.n, p.k, splits, blocks);
-      if (cost < best) best = cost, plan.config = cand.config;
-    }
-    plan.reason = "heuristic: fewest predicted waves x K iterations";
+    return wgmma_plan(*o.config, p, o, d, "configuration given");
   }
-  const int k_iters = int(ceil_div(p.k, plan.config.blk_k));
-  int splits = o.k_splits > 0 ? o.k_splits : best_splits(plan.config, p, blocks);
-  splits = std::min(splits, k_iters);
-  plan.kind = KernelKind::wgmma;
-  plan.sched = TileScheduler::make(p.m, p.n, p.k, plan.config.blk_m, plan.config.blk_n,
-                                   plan.config.blk_k, splits, o.gsize_m);
-  plan.num_blocks = std::min(blocks, plan.sched.num_units());
-  return plan;
+  if (auto why = can_implement(kCandidates[0].config, p, d); !why.empty())
+    return fallback_plan(p, "WGMMA cannot run it: " + why);
+  auto plans = candidate_plans(p, o, d, 1);
+  if (plans.empty()) throw Error("symm gemm: no WGMMA configuration allowed by the options");
+  return std::move(plans.front());
 }
 
-std::size_t workspace_bytes(const Plan& plan) {
-  if (plan.kind != KernelKind::wgmma || plan.sched.k_splits < 2) return 0;
-  const auto tiles = std::size_t(plan.sched.num_tiles());
-  const std::size_t counters = tiles * kConsumers * sizeof(int);
-  const std::size_t partials =
-      tiles * (plan.sched.k_splits - 1) * plan.config.blk_m * plan.config.blk_n * sizeof(float);
-  return (counters + 255) / 256 * 256 + partials;
+WorkspaceLayout workspace_layout(const Plan& plan) {
+  const TileScheduler& s = plan.sched;
+  if (plan.kind != KernelKind::wgmma || (s.k_splits < 2 && !s.stream_k())) return {};
+  // split-K: per (tile, split but the last); stream-K: per block (its one partial).
+  const std::size_t owners = s.stream_k() ? std::size_t(plan.num_blocks) : std::size_t(s.num_tiles());
+  const std::size_t partials = s.stream_k() ? owners : owners * (s.k_splits - 1);
+  const std::size_t counters = owners * kConsumers * sizeof(int);
+  return WorkspaceLayout{(counters + 255) / 256 * 256,
+                         partials * plan.config.blk_m * plan.config.blk_n * sizeof(float)};
 }
 
 std::string describe(const GemmProblem& p, const Plan& plan) {
   const std::string kernel =
       plan.kind == KernelKind::wgmma
-          ? fmt::format("wgmma {} k_splits={} blocks={} gsize_m={} ({} tiles)", to_string(plan.config),
-                        plan.sched.k_splits, plan.num_blocks, plan.sched.gsize_m, plan.sched.num_tiles())
+          ? fmt::format("wgmma {} {} blocks={} gsize_m={} ({} tiles)", to_string(plan.config),
+                        plan.sched.stream_k() ? std::string("stream-K")
+                                              : fmt::format("k_splits={}", plan.sched.k_splits),
+                        plan.num_blocks, plan.sched.gsize_m, plan.sched.num_tiles())
           : fmt::format("fallback mma.sync {} ({} loads, {} blocks)", to_string(plan.config),
                         plan.aligned_loads ? "cp.async" : "element-wise", plan.num_blocks);
   return fmt::format("symm gemm: M={} N={} K={} {}->{} B={} lda={} ldb={} ldc={}: {}; {}", p.m, p.n,

@@ -80,8 +80,11 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   gemm::GemmProblem p_ref = p;
   p_ref.c = c_ref.ptr;
 
+  // Both sides pick among their candidates by timing: cublasLt among its heuristic's,
+  // ours among our heuristic's best few (unless --no-tune).
   gemm::Gemm ours(o.gemm);
-  const gemm::Plan plan = ours.plan(p);
+  const gemm::Plan heuristic = ours.plan(p);
+  const gemm::Plan plan = o.tune ? ours.tune(p, stream) : heuristic;
   CublasLtGemm lt(p_ref, stream);
 
   // Correctness first: poisoned output, then ours against cublasLt.
@@ -101,7 +104,7 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
     auto opts = o.gemm;
     opts.num_blocks = limits.sm_count - f;
     fewer.push_back(std::make_unique<gemm::Gemm>(opts));
-    fewer_plans.push_back(fewer.back()->plan(p));
+    fewer_plans.push_back(o.tune ? fewer.back()->tune(p, stream) : fewer.back()->plan(p));
   }
   for (std::size_t i = 0; i < fewer.size(); ++i)
     contenders.push_back({fmt::format("ours_{}sms", limits.sm_count - o.fewer_sms[i]),
@@ -126,16 +129,22 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   }
   impls["ours"]["config"] = gemm::to_string(plan.config);
   impls["ours"]["k_splits"] = plan.sched.k_splits;
+  impls["ours"]["stream_k"] = plan.sched.stream_k();
   impls["ours"]["blocks"] = plan.num_blocks;
   impls["ours"]["kernel"] = plan.kind == gemm::KernelKind::wgmma ? "wgmma" : "fallback";
+  impls["ours"]["plan"] = gemm::describe(p, plan);
+  impls["ours"]["heuristic_plan"] = gemm::describe(p, heuristic);
+  for (std::size_t i = 0; i < fewer_plans.size(); ++i)
+    impls[contenders[2 + i].name]["plan"] = gemm::describe(p, fewer_plans[i]);
   impls["cublaslt"]["algo"] = lt.chosen();
   out.row = {{"m", s.m}, {"n", s.n}, {"k", s.k}, {"world", s.world}, {"dtype", gemm::to_string(dtype)},
              {"layout", gemm::to_string(o.layout)}, {"seed", seed}, {"valid", out.valid},
              {"rel_error_vs_cublaslt", check.rel_fro}, {"nonfinite", check.nonfinite},
              {"ratio_ours_over_cublaslt", out.ratio}, {"impls", impls}};
+  const std::string split = plan.sched.stream_k() ? "sk" : std::to_string(plan.sched.k_splits);
   fmt::print("{:>6} {:>6} {:>6} {:>2} {:>5} {:>14} {:>3} {:>8.1f} {:>8.1f} {:>6.3f} {:>6.3f}",
-             s.m, s.n, s.k, s.world, gemm::to_string(dtype), gemm::to_string(plan.config),
-             plan.sched.k_splits, tflops(s, contenders[0].median_ms()),
+             s.m, s.n, s.k, s.world, gemm::to_string(dtype), gemm::to_string(plan.config), split,
+             tflops(s, contenders[0].median_ms()),
              tflops(s, contenders[1].median_ms()), out.ratio,
              std::max(contenders[0].spread(), contenders[1].spread()));
   for (std::size_t i = 2; i < contenders.size(); ++i)

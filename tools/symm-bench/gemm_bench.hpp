@@ -23,6 +23,7 @@ struct GemmBenchOptions {
   std::vector<int> fewer_sms;  // also time ours with SMs - s blocks, for each s
   int repeats = 3, warmup = 5, iters = 20;
   std::uint64_t seed = 0;      // 0: a fresh one
+  bool tune = true;            // ours: fastest of the heuristic's best plans (Gemm::tune)
   gemm::GemmOptions gemm = gemm::GemmOptions::from_env();
   std::string output;          // JSON path; empty: none
 };

@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
   g->add_option("--iters", gemm.iters, "do_bench timed iterations");
   g->add_option("--seed", gemm.seed, "random seed (0: fresh)");
   g->add_option("--output", gemm.output, "results JSON path");
+  bool no_tune = false;
+  g->add_flag("--no-tune", no_tune, "ours: the heuristic's plan, untimed (default: fastest of its best few)");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
       if (!symm::gemm::parse_config(config, c)) throw std::runtime_error("bad --config " + config);
       gemm.gemm.config = c;
     }
+    gemm.tune = !no_tune && !gemm.gemm.config && !gemm.gemm.force_fallback;
     return symm::bench::run_gemm_bench(gemm, argc, argv);
   } catch (const std::exception& e) {
     fmt::print(stderr, "symm-bench: {}\n", e.what());

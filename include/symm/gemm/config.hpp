@@ -3,7 +3,9 @@
 // runtime descriptor of each, and the shared-memory budget both are checked against.
 //
 // A block is one producer warpgroup (TMA) and CONSUMERS = 2 consumer warpgroups (WGMMA);
-// consumer w owns rows [w * WG_M, (w + 1) * WG_M) of the (BLK_M, BLK_N) tile.
+// consumer w owns rows [w * WG_M, (w + 1) * WG_M) of the (BLK_M, BLK_N) tile. With
+// CLUSTER_M = 2, two blocks of a cluster compute vertically adjacent tiles and each loads
+// half of their common B tile, multicast to both.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -38,20 +40,21 @@ constexpr SmemBudget smem_budget(int blk_m, int blk_n, int blk_k, int stages) {
 // Runtime description of a configuration (what the heuristic and the CLI talk about).
 struct KernelConfig {
   int blk_m = 0, blk_n = 0, blk_k = 0, stages = 0;
+  int cluster_m = 1;  // blocks per cluster (along M) sharing B tiles by TMA multicast
   constexpr int smem_bytes() const { return smem_budget(blk_m, blk_n, blk_k, stages).total(); }
   constexpr bool operator==(const KernelConfig&) const = default;
 };
 
-std::string to_string(const KernelConfig& c);           // "128x256x64s4"
+std::string to_string(const KernelConfig& c);  // "128x256x64s4", with "c2" for 2-block clusters
 bool parse_config(const std::string& text, KernelConfig& out);  // inverse of to_string
 
-template <int BM, int BN, int BK, int S>
+template <int BM, int BN, int BK, int S, int CM = 1>
 struct TileConfig {
-  static constexpr int BLK_M = BM, BLK_N = BN, BLK_K = BK, STAGES = S;
+  static constexpr int BLK_M = BM, BLK_N = BN, BLK_K = BK, STAGES = S, CLUSTER_M = CM;
   static constexpr int CONSUMERS = kConsumers;
   static constexpr int WG_M = BLK_M / CONSUMERS;        // rows per consumer warpgroup
   static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
-  static constexpr KernelConfig desc{BM, BN, BK, S};
+  static constexpr KernelConfig desc{BM, BN, BK, S, CM};
   static constexpr int SMEM_BYTES = desc.smem_bytes();
 
   static_assert(BLK_K * 2 == kSwizzleBytes, "a K row of the tile is one 128-byte swizzle row");
@@ -60,12 +63,16 @@ struct TileConfig {
   static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box spans at most 256 rows");
   static_assert(WG_M / 64 * BLK_N / 2 <= 128, "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");
+  static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && (BLK_N / 2) % 8 == 0),
+                "clusters of 2 split B tiles into halves of whole 8-row swizzle atoms");
   static_assert(SMEM_BYTES <= kSm90MaxSmemPerBlock, "shared memory over the sm_90 limit");
 };
 
 // Every configuration built into the library. The first ones are the fast H200 shapes;
 // the 2/3-stage ones are the shapes Iris users sweep.
-using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128, 64, 4>,
+using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4, 2>, TileConfig<128, 192, 64, 4, 2>,
+                                TileConfig<256, 128, 64, 4, 2>, TileConfig<128, 256, 64, 4>,
+                                TileConfig<256, 128, 64, 4>,
                                 TileConfig<128, 192, 64, 4>, TileConfig<128, 128, 64, 6>,
                                 TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,
                                 TileConfig<256, 64, 64, 2>, TileConfig<256, 64, 64, 3>,
@@ -79,9 +86,9 @@ struct ConfigCatalog<std::tuple<Cfg...>> {
 };
 inline constexpr auto kWgmmaConfigs = ConfigCatalog<WgmmaConfigs>::all;
 
-// The portable mma.sync kernel: (128, 256, 32) tiles, 8 warps of (64, 64), 4 stages.
+// The portable mma.sync kernel: (128, 256, 64) tiles, 8 warps of (64, 64), 3 stages.
 struct FallbackConfig {
-  static constexpr int BLK_M = 128, BLK_N = 256, BLK_K = 32, STAGES = 4;
+  static constexpr int BLK_M = 128, BLK_N = 256, BLK_K = 64, STAGES = 3;
   static constexpr int WARPS_M = 2, WARPS_N = 4, THREADS = WARPS_M * WARPS_N * 32;
   static constexpr int WARP_M = BLK_M / WARPS_M, WARP_N = BLK_N / WARPS_N;
   static constexpr int SMEM_BYTES = STAGES * (BLK_M + BLK_N) * BLK_K * 2;

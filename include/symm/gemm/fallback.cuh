@@ -17,13 +17,15 @@ namespace symm::gemm {
 template <class In, class Out, BLayout BL, bool kAligned>
 struct FallbackGemm {
   using Cfg = FallbackConfig;
-  static constexpr int A_BYTES = Cfg::BLK_M * Cfg::BLK_K * 2;  // (BLK_M, BLK_K): rows of 64 B
+  static constexpr int A_BYTES = Cfg::BLK_M * Cfg::BLK_K * 2;  // (BLK_M, BLK_K): rows of 128 B
   static constexpr int B_BYTES = Cfg::BLK_N * Cfg::BLK_K * 2;  // nk: (BLK_N, BLK_K); kn: (BLK_K, BLK_N)
   static constexpr int MI = Cfg::WARP_M / 16, NI = Cfg::WARP_N / 8;  // mma tiles per warp
 
-  // 16-byte unit `chunk` of row `row`, swizzled so that ldmatrix's 8 rows hit 8 banks groups.
-  __device__ static int k_major_offset(int row, int chunk) {  // rows of BLK_K = 32 elements
-    return row * Cfg::BLK_K * 2 + ((chunk ^ ((row >> 1) & 3)) << 4);
+  // 16-byte unit `chunk` of row `row`, swizzled so that the 8 rows ldmatrix reads (and
+  // the 8 units a quarter-warp of cp.async writes) fall in 8 different bank groups.
+  static_assert(Cfg::BLK_K * 2 == 128, "K-major rows are one 128-byte swizzle row");
+  __device__ static int k_major_offset(int row, int chunk) {  // rows of BLK_K = 64 elements
+    return row * Cfg::BLK_K * 2 + ((chunk ^ (row & 7)) << 4);
   }
   __device__ static int kn_offset(int k, int chunk) {  // rows of BLK_N elements
     return k * Cfg::BLK_N * 2 + ((chunk ^ (k & 7)) << 4);

@@ -28,8 +28,12 @@ class Gemm {
   void run(const GemmProblem& p, cudaStream_t stream) { run(p, plan(p), stream); }
   void run(const GemmProblem& p, const Plan& plan, cudaStream_t stream);
 
+  // The fastest of the heuristic's best `candidates` plans, timed over `runs` launches
+  // each on `stream` (it writes C): the way cuBLAS users pick among cublasLt's candidates.
+  Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = 4, int runs = 5);
+
  private:
-  void prepare_split_k(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream);
+  void prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream);
 
   GemmOptions options_;
   DeviceLimits limits_;

@@ -58,14 +58,14 @@ struct WgmmaMainloop {
                    b_desc(s.b[pos.stage], ks));
       ptx::wgmma_commit_group();
       ptx::wgmma_wait_group<1>();
-      if (leader && reading >= 0) ptx::mbarrier_arrive(&s.empty[reading]);
+      if (leader && reading >= 0) s.release(reading);
       reading = pos.stage;
       pos.advance();
     }
     ptx::wgmma_wait_group<0>();
 #pragma unroll
     for (int mb = 0; mb < M_BLOCKS; ++mb) ptx::wgmma_fence_operands(acc[mb]);
-    if (leader && reading >= 0) ptx::mbarrier_arrive(&s.empty[reading]);
+    if (leader && reading >= 0) s.release(reading);
   }
 };
 

@@ -1,12 +1,13 @@
 #pragma once
 // The persistent, warp-specialised TMA + WGMMA GEMM (sm_90a).
 //
-// Each of num_blocks blocks walks work units block, block + num_blocks, ... of the tile
-// scheduler. Warpgroup 0 produces (one thread issues TMA into the stage ring), warpgroups
-// 1..CONSUMERS consume (WGMMA into registers, then the epilogue). A fused kernel calls
-// PersistentGemm<...>::run() from its own __global__ for its GEMM blocks; it must launch
-// Cfg::THREADS threads with __launch_bounds__(Cfg::THREADS, 1), Cfg::SMEM_BYTES of dynamic
-// shared memory, and leave named barriers 1..CONSUMERS to the GEMM.
+// Blocks form workers of Cfg::CLUSTER_M blocks (a cluster: blocks 2c and 2c + 1 when
+// CLUSTER_M = 2); each worker walks its units of the tile scheduler. Warpgroup 0 produces
+// (one thread issues TMA into the stage ring), warpgroups 1..CONSUMERS consume (WGMMA into
+// registers, then the epilogue). A fused kernel calls PersistentGemm<...>::run() from its
+// own __global__ for its GEMM blocks; it must launch Cfg::THREADS threads with
+// __launch_bounds__(Cfg::THREADS, 1), Cfg::SMEM_BYTES of dynamic shared memory, clusters
+// of Cfg::CLUSTER_M blocks, and leave named barriers 1..CONSUMERS to the GEMM.
 #include "symm/device/ptx/setmaxnreg.cuh"
 #include "symm/gemm/epilogue.cuh"
 #include "symm/gemm/mainloop.cuh"
@@ -24,7 +25,7 @@ struct PersistentGemm {
   using Smem = GemmSmem<Cfg, In>;
   using Mainloop = WgmmaMainloop<Cfg, In, BL>;
   using Epilogue = TmaEpilogue<Cfg, In, Out>;
-  using Split = SplitK<Cfg, Mainloop::M_BLOCKS, Mainloop::ACC>;
+  using Fixup = TileFixup<Cfg, Mainloop::M_BLOCKS, Mainloop::ACC>;
   static_assert(sizeof(Smem) + kSmemAlignSlack == Cfg::SMEM_BYTES,
                 "the shared-memory budget (config.hpp) must describe GemmSmem exactly");
   static_assert(Cfg::CONSUMERS * kWarpgroupThreads * kConsumerRegisters +
@@ -37,24 +38,19 @@ struct PersistentGemm {
     return TileInfo{w.tile, w.tile_m, w.tile_n, row0, col0, rows > 0 ? rows : 0, cols, wg, t};
   }
 
-  // Consumer warpgroup wg (0-based): accumulate each unit, reduce splits, store, notify.
+  // Consumer warpgroup wg (0-based): accumulate each unit, finish split tiles, store, notify.
   __device__ static void consume(const WgmmaParams& p, const Hook& hook, Smem& s, int wg,
-                                 int block, int num_blocks) {
+                                 int block, int worker, int workers, int rank) {
     const int t = threadIdx.x % kWarpgroupThreads;
     RingPos<Cfg::STAGES> pos;
     int staging = 0;
     typename Mainloop::Accumulators acc;
-    for (int u = block; u < p.sched.num_units(); u += num_blocks) {
-      const WorkUnit w = p.sched.unit(u);
+    WorkCursor cursor = p.sched.first(worker, workers);
+    WorkUnit w;
+    while (p.sched.next(cursor, workers, rank, w)) {
       Mainloop::zero(acc);
       Mainloop::run(acc, s, pos, w.k_end - w.k_begin, wg, t == 0);
-      if (p.sched.k_splits > 1) {
-        if (w.split + 1 < p.sched.k_splits) {
-          Split::publish(acc, p, w, wg, t);
-          continue;
-        }
-        Split::accumulate_others(acc, p, w, wg, t);
-      }
+      if (!Fixup::finish(acc, p, w, wg, t, worker, rank, block)) continue;
       const TileInfo info = tile_info(p, w, wg, t);
       Epilogue::store(acc, s, &p.c, wg, t, info.row0, info.col0, staging);
       Epilogue::notify(hook, info, wg);
@@ -62,18 +58,21 @@ struct PersistentGemm {
     Epilogue::drain(t);
   }
 
+  // Block `block` of num_blocks (multiples of CLUSTER_M, clusters aligned).
   __device__ static void run(const WgmmaParams& p, const Hook& hook, std::uint8_t* dynamic_smem,
                              int block, int num_blocks) {
     Smem& s = Smem::from(dynamic_smem);
     if (threadIdx.x == 0) s.init_barriers();
-    __syncthreads();
+    Smem::sync_cluster();
+    const int rank = Cfg::CLUSTER_M > 1 ? int(cuda::ptx::get_sreg_cluster_ctarank()) : 0;
+    const int worker = block / Cfg::CLUSTER_M, workers = num_blocks / Cfg::CLUSTER_M;
     const int warpgroup = threadIdx.x / kWarpgroupThreads;
     if (warpgroup == 0) {
       ptx::setmaxnreg_dec<kProducerRegisters>();
-      if (threadIdx.x == 0) TmaProducer<Cfg, In, BL>::run(p, s, block, num_blocks);
+      if (threadIdx.x == 0) TmaProducer<Cfg, In, BL>::run(p, s, worker, workers, rank);
     } else {
       ptx::setmaxnreg_inc<kConsumerRegisters>();
-      consume(p, hook, s, warpgroup - 1, block, num_blocks);
+      consume(p, hook, s, warpgroup - 1, block, worker, workers, rank);
     }
   }
 };

@@ -3,7 +3,8 @@
 //
 // Stage s is guarded by two mbarriers: full[s] completes when the producer's TMA bytes
 // have landed (one arrive.expect_tx + the transaction count), empty[s] when every
-// consumer warpgroup has finished reading it (one arrival per consumer).
+// consumer warpgroup of every block of the cluster has finished reading it (with
+// multicast, the other block writes half of this block's B tile).
 #include <cstdint>
 
 #include "symm/device/ptx/gemm_mbarrier.cuh"
@@ -35,10 +36,30 @@ struct alignas(1024) GemmSmem {
   __device__ void init_barriers() {
     for (int s = 0; s < Cfg::STAGES; ++s) {
       cuda::ptx::mbarrier_init(&full[s], 1);
-      cuda::ptx::mbarrier_init(&empty[s], Cfg::CONSUMERS);
+      cuda::ptx::mbarrier_init(&empty[s], Cfg::CONSUMERS * Cfg::CLUSTER_M);
     }
-    // Make the initialised barriers visible to the async proxy (TMA) too.
+    // Make the initialised barriers visible to the async proxy (TMA) and the cluster.
     cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+  }
+
+  // Every block of the cluster, before any use of another block's barriers or memory.
+  __device__ static void sync_cluster() {
+    if constexpr (Cfg::CLUSTER_M > 1) {
+      cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
+      cuda::ptx::barrier_cluster_wait(cuda::ptx::sem_acquire);
+    } else {
+      __syncthreads();
+    }
+  }
+
+  // A consumer warpgroup is done reading `stage`: tell every producer that writes into it.
+  __device__ void release(int stage) {
+    if constexpr (Cfg::CLUSTER_M > 1) {
+#pragma unroll
+      for (int rank = 0; rank < Cfg::CLUSTER_M; ++rank) ptx::mbarrier_arrive_cluster(&empty[stage], rank);
+    } else {
+      ptx::mbarrier_arrive(&empty[stage]);
+    }
   }
 };
 

@@ -4,6 +4,7 @@
 // cpu test tier checks them without a GPU.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "symm/gemm/config.hpp"
 #include "symm/gemm/scheduler.hpp"
@@ -15,6 +16,7 @@ struct DeviceLimits {
   int sm_count = 132;
   int max_smem_per_block = kSm90MaxSmemPerBlock;
   int cc_major = 9, cc_minor = 0;
+  int cluster2_blocks = 132;  // blocks of 2-block clusters resident at once (GPC limits)
 };
 
 struct GemmOptions {
@@ -22,11 +24,14 @@ struct GemmOptions {
   int num_blocks = 0;                  // persistent blocks (gemm_sms); 0: one per SM
   int gsize_m = 8;                     // tile rows per group of the grouped order
   int k_splits = 0;                    // 0: the heuristic's; 1: no split-K
+  int stream_k = -1;                   // -1: the heuristic's; 0: never; 1: always (if possible)
+  int cluster_m = 0;                   // 0: the heuristic's; 1: no clusters; 2: clusters of 2
   bool force_fallback = false;         // use the mma.sync kernel even where WGMMA could run
   bool verbose = false;                // say which kernel runs and why (stderr)
 
   // Defaults overridden by SYMM_GEMM_CONFIG, SYMM_GEMM_SMS, SYMM_GEMM_GSIZE_M,
-  // SYMM_GEMM_SPLITS, SYMM_GEMM_FORCE_FALLBACK and SYMM_GEMM_VERBOSE.
+  // SYMM_GEMM_SPLITS, SYMM_GEMM_STREAM_K, SYMM_GEMM_CLUSTER, SYMM_GEMM_FORCE_FALLBACK and
+  // SYMM_GEMM_VERBOSE.
   static GemmOptions from_env();
 };
 
@@ -50,17 +55,28 @@ std::string tma_incompatibility(const GemmProblem& p);
 // built, shared memory over the device's limit).
 std::string can_implement(const KernelConfig& config, const GemmProblem& p, const DeviceLimits& d);
 
-// The heuristic's estimate of a WGMMA configuration's time, in arbitrary units: waves of
-// work units times each unit's K iterations, weighted by the tile shape's efficiency.
-double predicted_cost(const KernelConfig& config, std::int64_t m, std::int64_t n, std::int64_t k,
-                      int k_splits, int num_blocks);
+// The heuristic's estimate of a schedule's time, in arbitrary units: the busiest block's
+// K iterations (waves of units, or its stream-K share) plus epilogues and partials,
+// weighted by the tile shape's efficiency.
+double predicted_cost(const KernelConfig& config, const TileScheduler& sched, int num_blocks);
+
+// The best few plans by predicted cost, best first (for tuning by measurement); empty
+// when WGMMA cannot run the problem.
+std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d,
+                                  int count);
 
 // Picks the kernel, configuration, splits and grid; throws symm::Error for an invalid
 // problem or an impossible forced choice.
 Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d);
 
-// Scratch bytes the plan needs (split-K partials and counters); 0 without split-K.
-std::size_t workspace_bytes(const Plan& plan);
+// Scratch the plan needs for split-K or stream-K: counters first, then fp32 partials.
+struct WorkspaceLayout {
+  std::size_t counter_bytes = 0;  // rounded up to 256
+  std::size_t partial_bytes = 0;
+  std::size_t total() const { return counter_bytes + partial_bytes; }
+};
+WorkspaceLayout workspace_layout(const Plan& plan);
+inline std::size_t workspace_bytes(const Plan& plan) { return workspace_layout(plan).total(); }
 
 std::string describe(const GemmProblem& p, const Plan& plan);  // one line for verbose output
 

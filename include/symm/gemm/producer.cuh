@@ -1,7 +1,8 @@
 #pragma once
 // The TMA producer: one thread walks the same work units as the consumers and fills the
 // stage ring. TMA zero-fills whatever lies outside A or B (ragged M, N and K), and the
-// transaction count is always the full box size.
+// transaction count is always the full box size. In a cluster of 2, each block loads its
+// own A tile and half of the shared B tile, multicast into both blocks.
 #include <cuda/ptx>
 
 #include "symm/device/ptx/gemm_mbarrier.cuh"
@@ -15,39 +16,61 @@ template <class Cfg, class In, BLayout BL>
 struct TmaProducer {
   using Smem = GemmSmem<Cfg, In>;
   static constexpr std::uint32_t STAGE_BYTES = Smem::A_STAGE_BYTES + Smem::B_STAGE_BYTES;
-  static constexpr int KN_BOX_N = 64;  // kn: one box is (64 N-elements, BLK_K rows)
+  static constexpr int KN_BOX_N = 64;                         // kn: boxes of (64 N, BLK_K K)
+  static constexpr int KN_BOX_BYTES = KN_BOX_N * Cfg::BLK_K * 2;
+  static constexpr int NK_PART_ROWS = Cfg::BLK_N / Cfg::CLUSTER_M;  // nk: B rows per block
+  static constexpr std::uint16_t CLUSTER_MASK = (1u << Cfg::CLUSTER_M) - 1;
 
+  // (inner, outer) box of `map` into dst; with a cluster, into dst of every block.
   __device__ static void load_2d(void* dst, const CUtensorMap* map, int inner, int outer,
-                                 std::uint64_t* bar) {
+                                 std::uint64_t* bar, bool multicast = false) {
     const std::int32_t coords[2] = {inner, outer};
-    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, map,
-                                    coords, bar);
+    const std::uint16_t mask = CLUSTER_MASK;
+    if (multicast)
+      cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, map,
+                                      coords, bar, mask);
+    else
+      cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, map,
+                                      coords, bar);
   }
 
-  // Stage `stage` <- A rows of tile_m and B columns of tile_n, K iteration kb.
+  // Stage `stage` <- A rows of tile_m and this block's share of the B columns of tile_n,
+  // K iteration kb; `rank` is the block's rank in its cluster.
   __device__ static void load_stage(const WgmmaParams& p, Smem& s, int stage, int tile_m,
-                                    int tile_n, int kb) {
+                                    int tile_n, int kb, int rank) {
     std::uint64_t* bar = &s.full[stage];
     const int k0 = kb * Cfg::BLK_K;
+    constexpr bool multicast = Cfg::CLUSTER_M > 1;
     load_2d(s.a[stage], &p.a, k0, tile_m * Cfg::BLK_M, bar);
     if constexpr (BL == BLayout::nk) {
-      load_2d(s.b[stage], &p.b, k0, tile_n * Cfg::BLK_N, bar);
+      load_2d(s.b[stage] + rank * NK_PART_ROWS * kSwizzleBytes, &p.b, k0,
+              tile_n * Cfg::BLK_N + rank * NK_PART_ROWS, bar, multicast);
     } else {
 #pragma unroll
       for (int j = 0; j < Cfg::BLK_N / KN_BOX_N; ++j)
-        load_2d(s.b[stage] + j * KN_BOX_N * Cfg::BLK_K * 2, &p.b, tile_n * Cfg::BLK_N + j * KN_BOX_N,
-                k0, bar);
+        if (j % Cfg::CLUSTER_M == rank)
+          load_2d(s.b[stage] + j * KN_BOX_BYTES, &p.b, tile_n * Cfg::BLK_N + j * KN_BOX_N, k0, bar,
+                  multicast);
     }
   }
 
-  __device__ static void run(const WgmmaParams& p, Smem& s, int block, int num_blocks) {
+  __device__ static void run(const WgmmaParams& p, Smem& s, int worker, int workers, int rank) {
     RingPos<Cfg::STAGES> pos;
-    for (int u = block; u < p.sched.num_units(); u += num_blocks) {
-      const WorkUnit w = p.sched.unit(u);
+    WorkCursor cursor = p.sched.first(worker, workers);
+    WorkUnit w;
+    while (p.sched.next(cursor, workers, rank, w)) {
       for (int kb = w.k_begin; kb < w.k_end; ++kb) {
         ptx::mbarrier_wait(&s.empty[pos.stage], pos.phase ^ 1);
         ptx::mbarrier_arrive_expect_tx(&s.full[pos.stage], STAGE_BYTES);
-        load_stage(p, s, pos.stage, w.tile_m, w.tile_n, kb);
+        load_stage(p, s, pos.stage, w.tile_m, w.tile_n, kb, rank);
+        pos.advance();
+      }
+    }
+    // With a cluster, the other block's consumers arrive on this block's barriers and its
+    // producer writes into this block's stages: stay until every stage is released.
+    if constexpr (Cfg::CLUSTER_M > 1) {
+      for (int i = 0; i < Cfg::STAGES; ++i) {
+        ptx::mbarrier_wait(&s.empty[pos.stage], pos.phase ^ 1);
         pos.advance();
       }
     }

@@ -1,13 +1,18 @@
 #pragma once
-// The tile scheduler: work unit id -> (output tile, K range). Host and device share it,
-// so a fused kernel's communication blocks walk tiles in exactly the order the GEMM
-// blocks produce them (tile id -> flag index).
+// The tile scheduler: which output tiles, and which K ranges of them, each block computes.
+// Host and device share it, so a fused kernel's communication blocks walk tiles in exactly
+// the order the GEMM blocks produce them (tile id -> flag index).
 //
-// Tiles are numbered in grouped order: gsize_m rows of tiles form a group, walked column
-// by column, so consecutive tiles reuse the same B columns and a band of A rows in L2.
-// With k_splits > 1 each tile is split into k_splits consecutive work units along K;
-// consecutive units run on consecutive blocks at the same time, and the last split of
-// a tile adds the others' partial sums (see splitk.cuh).
+// Workers are clusters of cluster_m blocks (1 or 2); the cluster_m blocks of a worker
+// compute vertically adjacent tiles (same columns, so they share B tiles by multicast).
+// Work tiles (cluster_m x 1 output tiles) are numbered in grouped order: gsize_m rows of
+// them form a group, walked column by column, so consecutive tiles reuse B columns and a
+// band of A rows in L2. Three decompositions of the work:
+//   data-parallel: worker w takes work tiles w, w + workers, ... whole;
+//   split-K:       each work tile is k_splits consecutive units along K (splitk.cuh);
+//   stream-K:      the tiles x K iterations are cut into `workers` equal contiguous
+//                  ranges; a tile spread over several workers is finished by the one
+//                  holding its first K iteration (splitk.cuh).
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -19,53 +24,102 @@
 namespace symm::gemm {
 
 SYMM_GEMM_HD constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+SYMM_GEMM_HD constexpr int min_int(int a, int b) { return a < b ? a : b; }
 
 struct WorkUnit {
-  int tile;            // position in grouped order (flag index for fused kernels)
+  int tile;            // output tile id in grouped order (flag index for fused kernels)
   int tile_m, tile_n;  // tile coordinates: rows [tile_m * BLK_M, ...), columns [tile_n * BLK_N, ...)
-  int split;           // 0 .. k_splits - 1
+  int split;           // split-K: 0 .. k_splits - 1
   int k_begin, k_end;  // K range in BLK_K iterations
+};
+
+// Where a worker is in its list of units.
+struct WorkCursor {
+  int pos, end;
 };
 
 struct TileScheduler {
   int tiles_m = 0, tiles_n = 0;
-  int k_iters = 0;   // ceil(K / BLK_K)
-  int k_splits = 1;  // 1 <= k_splits <= k_iters
-  int gsize_m = 1;
+  int k_iters = 0;           // ceil(K / BLK_K)
+  int k_splits = 1;          // split-K factor, 1 <= k_splits <= k_iters
+  int gsize_m = 1;           // work-tile rows per group
+  int cluster_m = 1;         // blocks per worker (cluster), along M
+  int stream_k_workers = 0;  // > 0: stream-K over this many workers (then k_splits == 1)
 
   static TileScheduler make(std::int64_t m, std::int64_t n, std::int64_t k, int blk_m, int blk_n,
-                            int blk_k, int k_splits, int gsize_m) {
+                            int blk_k, int k_splits, int gsize_m, int cluster_m = 1) {
     return TileScheduler{int(ceil_div(m, blk_m)), int(ceil_div(n, blk_n)), int(ceil_div(k, blk_k)),
-                         k_splits, gsize_m < 1 ? 1 : gsize_m};
+                         k_splits,  gsize_m < 1 ? 1 : gsize_m,  cluster_m, 0};
   }
 
-  SYMM_GEMM_HD int num_tiles() const { return tiles_m * tiles_n; }
-  SYMM_GEMM_HD int num_units() const { return num_tiles() * k_splits; }
+  SYMM_GEMM_HD int work_tiles_m() const { return int(ceil_div(tiles_m, cluster_m)); }
+  SYMM_GEMM_HD int num_work_tiles() const { return work_tiles_m() * tiles_n; }
+  // Output tiles, including the rows a cluster covers beyond M (their stores are clipped).
+  SYMM_GEMM_HD int num_tiles() const { return num_work_tiles() * cluster_m; }
+  SYMM_GEMM_HD int num_units() const { return num_work_tiles() * k_splits; }  // split-K units
+  SYMM_GEMM_HD bool stream_k() const { return stream_k_workers > 0; }
+  SYMM_GEMM_HD std::int64_t total_iters() const { return std::int64_t(num_work_tiles()) * k_iters; }
 
-  // Tile `tile` of the grouped order -> (tile_m, tile_n).
-  SYMM_GEMM_HD void tile_coords(int tile, int& tile_m, int& tile_n) const {
+  // Work tile `wt` of the grouped order -> (work-tile row, tile column).
+  SYMM_GEMM_HD void work_tile_coords(int wt, int& wt_m, int& tile_n) const {
     const int tiles_per_group = gsize_m * tiles_n;
-    const int first_m = (tile / tiles_per_group) * gsize_m;
-    const int group_rows = tiles_m - first_m < gsize_m ? tiles_m - first_m : gsize_m;
-    const int in_group = tile % tiles_per_group;
-    tile_m = first_m + in_group % group_rows;
+    const int first_m = (wt / tiles_per_group) * gsize_m;
+    const int group_rows = min_int(work_tiles_m() - first_m, gsize_m);
+    const int in_group = wt % tiles_per_group;
+    wt_m = first_m + in_group % group_rows;
     tile_n = in_group / group_rows;
+  }
+  // Output tile `tile` (= work tile * cluster_m + rank) -> (tile_m, tile_n).
+  SYMM_GEMM_HD void tile_coords(int tile, int& tile_m, int& tile_n) const {
+    int wt_m = 0;
+    work_tile_coords(tile / cluster_m, wt_m, tile_n);
+    tile_m = wt_m * cluster_m + tile % cluster_m;
   }
 
   // K iterations of split s: an even share, the first (k_iters % k_splits) one longer.
   SYMM_GEMM_HD void k_range(int split, int& begin, int& end) const {
     const int base = k_iters / k_splits, extra = k_iters % k_splits;
-    begin = split * base + (split < extra ? split : extra);
+    begin = split * base + min_int(split, extra);
     end = begin + base + (split < extra ? 1 : 0);
   }
 
-  SYMM_GEMM_HD WorkUnit unit(int u) const {
-    WorkUnit w;
-    w.tile = u / k_splits;
-    w.split = u % k_splits;
-    tile_coords(w.tile, w.tile_m, w.tile_n);
-    k_range(w.split, w.k_begin, w.k_end);
-    return w;
+  // Stream-K: worker w owns iterations [stream_k_begin(w), stream_k_begin(w + 1)) of the
+  // work tiles x K iterations, and stream_k_worker(i) is the worker owning iteration i.
+  SYMM_GEMM_HD int stream_k_begin(int worker) const {
+    const std::int64_t q = total_iters() / stream_k_workers, r = total_iters() % stream_k_workers;
+    return int(worker * q + (worker < r ? worker : r));
+  }
+  SYMM_GEMM_HD int stream_k_worker(int iter) const {
+    const std::int64_t q = total_iters() / stream_k_workers, r = total_iters() % stream_k_workers;
+    return int(iter < r * (q + 1) ? iter / (q + 1) : r + (iter - r * (q + 1)) / q);
+  }
+
+  SYMM_GEMM_HD WorkCursor first(int worker, int workers) const {
+    if (stream_k()) return WorkCursor{stream_k_begin(worker), stream_k_begin(worker + 1)};
+    return WorkCursor{worker, worker < workers ? num_units() : 0};
+  }
+
+  // The next unit of the cursor's worker for the block of cluster rank `rank`.
+  SYMM_GEMM_HD bool next(WorkCursor& c, int workers, int rank, WorkUnit& w) const {
+    if (c.pos >= c.end) return false;
+    int wt = 0;
+    if (stream_k()) {
+      wt = c.pos / k_iters;
+      w.split = 0;
+      w.k_begin = c.pos % k_iters;
+      w.k_end = min_int(k_iters, w.k_begin + (c.end - c.pos));
+      c.pos += w.k_end - w.k_begin;
+    } else {
+      wt = c.pos / k_splits;
+      w.split = c.pos % k_splits;
+      k_range(w.split, w.k_begin, w.k_end);
+      c.pos += workers;
+    }
+    int wt_m = 0;
+    work_tile_coords(wt, wt_m, w.tile_n);
+    w.tile_m = wt_m * cluster_m + rank;
+    w.tile = wt * cluster_m + rank;
+    return true;
   }
 };
 

@@ -1,11 +1,17 @@
 #pragma once
-// Split-K for tiles too few to fill the GPU: every split but the last writes its fp32
-// partial accumulators to the workspace and counts itself in; the last split waits for
-// the count, adds the partials in split order (deterministic) and runs the epilogue.
+// Finishing tiles whose K range is spread over several units (split-K and stream-K).
+// Every unit but the finishing one writes its fp32 partial accumulators to the workspace
+// and raises a counter; the finishing unit waits for the count, adds the partials in a
+// fixed order (deterministic results) and resets the counter for the next launch.
 //
-// The splits of one tile are consecutive work units, so they run on different blocks at
-// the same time, and every wait is for a lower-numbered unit: with all blocks resident
-// (checked at launch) the lowest unfinished unit always makes progress.
+//   split-K:  the k_splits units of a tile are consecutive, so they run on different
+//             workers at the same time; the last split finishes, and every wait is for a
+//             lower-numbered unit: with all blocks resident (checked at launch) the lowest
+//             unfinished unit always progresses. Slots and counters per (tile, split).
+//   stream-K: a tile's later K iterations open the ranges of the following workers, so
+//             those partials come first in their workers' lists; the worker holding the
+//             tile's first iteration (at the end of its list) finishes it. A worker
+//             writes at most one partial (its first unit): slots and flags per block.
 #include <cuda/atomic>
 #include <cuda/ptx>
 
@@ -15,23 +21,26 @@
 namespace symm::gemm {
 
 template <class Cfg, int M_BLOCKS, int ACC>
-struct SplitK {
+struct TileFixup {
   static constexpr int VEC = ACC / 4;  // float4s per thread per row block
   // Partials are laid out [float4 index][thread], so each store and load is coalesced.
   static constexpr std::size_t FLOATS = std::size_t(M_BLOCKS) * ACC * kWarpgroupThreads;
+  using Accumulators = float[M_BLOCKS][ACC];
 
-  __device__ static float4* slot(const WgmmaParams& p, int tile, int split, int wg) {
-    const std::size_t index =
-        (std::size_t(tile) * (p.sched.k_splits - 1) + split) * Cfg::CONSUMERS + wg;
-    return reinterpret_cast<float4*>(p.splitk.partials + index * FLOATS);
+  // Where unit `w` (split-K) or block `block` (stream-K) keeps its partial and counter.
+  __device__ static std::size_t split_slot(const WgmmaParams& p, const WorkUnit& w, int split, int wg) {
+    return (std::size_t(w.tile) * (p.sched.k_splits - 1) + split) * Cfg::CONSUMERS + wg;
   }
-  __device__ static int& counter(const WgmmaParams& p, int tile, int wg) {
-    return p.splitk.counters[tile * Cfg::CONSUMERS + wg];
+  __device__ static std::size_t block_slot(int block, int wg) {
+    return std::size_t(block) * Cfg::CONSUMERS + wg;
+  }
+  __device__ static float4* partial(const WgmmaParams& p, std::size_t slot) {
+    return reinterpret_cast<float4*>(p.splitk.partials + slot * FLOATS);
   }
 
-  __device__ static void publish(const float (&acc)[M_BLOCKS][ACC], const WgmmaParams& p,
-                                 const WorkUnit& w, int wg, int t) {
-    float4* dst = slot(p, w.tile, w.split, wg);
+  __device__ static void publish(const Accumulators& acc, const WgmmaParams& p, std::size_t slot,
+                                 int& counter, int wg, int t) {
+    float4* dst = partial(p, slot);
 #pragma unroll
     for (int mb = 0; mb < M_BLOCKS; ++mb)
 #pragma unroll
@@ -41,41 +50,68 @@ struct SplitK {
     ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);  // every partial store before the count
     if (t == 0) {
       __threadfence();
-      cuda::atomic_ref<int, cuda::thread_scope_device>(counter(p, w.tile, wg))
-          .fetch_add(1, cuda::memory_order_release);
+      cuda::atomic_ref<int, cuda::thread_scope_device>(counter).fetch_add(1, cuda::memory_order_release);
     }
   }
 
-  __device__ static void wait_for_others(const WgmmaParams& p, const WorkUnit& w, int wg) {
-    cuda::atomic_ref<int, cuda::thread_scope_device> count(counter(p, w.tile, wg));
+  // Thread 0 waits until `counter` reaches `expected`, then resets it for the next launch.
+  __device__ static void wait_and_reset(int& counter, int expected, std::uint64_t timeout_ns) {
+    cuda::atomic_ref<int, cuda::thread_scope_device> count(counter);
     const std::uint64_t start = cuda::ptx::get_sreg_globaltimer();
-    while (count.load(cuda::memory_order_acquire) < p.sched.k_splits - 1) {
-      if (cuda::ptx::get_sreg_globaltimer() - start > p.splitk.timeout_ns) {
-        // No printf here: a call anywhere in the kernel makes ptxas serialise every wgmma
-        // (C7510). The trap surfaces as a launch failure that the host reports.
-        __trap();
-      }
+    while (count.load(cuda::memory_order_acquire) < expected) {
+      // No printf here: a call anywhere in the kernel makes ptxas serialise every wgmma
+      // (C7510). The trap surfaces as a launch failure that the host reports.
+      if (cuda::ptx::get_sreg_globaltimer() - start > timeout_ns) __trap();
     }
-    count.store(0, cuda::memory_order_relaxed);  // ready for the next launch
+    count.store(0, cuda::memory_order_relaxed);
   }
 
-  __device__ static void accumulate_others(float (&acc)[M_BLOCKS][ACC], const WgmmaParams& p,
-                                           const WorkUnit& w, int wg, int t) {
-    if (t == 0) wait_for_others(p, w, wg);
-    ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
-    for (int split = 0; split < p.sched.k_splits - 1; ++split) {
-      const float4* src = slot(p, w.tile, split, wg);
+  __device__ static void add(Accumulators& acc, const WgmmaParams& p, std::size_t slot, int t) {
+    const float4* src = partial(p, slot);
 #pragma unroll
-      for (int mb = 0; mb < M_BLOCKS; ++mb)
+    for (int mb = 0; mb < M_BLOCKS; ++mb)
 #pragma unroll
-        for (int q = 0; q < VEC; ++q) {
-          const float4 v = __ldcg(&src[(mb * VEC + q) * kWarpgroupThreads + t]);
-          acc[mb][4 * q] += v.x;
-          acc[mb][4 * q + 1] += v.y;
-          acc[mb][4 * q + 2] += v.z;
-          acc[mb][4 * q + 3] += v.w;
-        }
+      for (int q = 0; q < VEC; ++q) {
+        const float4 v = __ldcg(&src[(mb * VEC + q) * kWarpgroupThreads + t]);
+        acc[mb][4 * q] += v.x;
+        acc[mb][4 * q + 1] += v.y;
+        acc[mb][4 * q + 2] += v.z;
+        acc[mb][4 * q + 3] += v.w;
+      }
+  }
+
+  // After unit w's mainloop: true when this unit finishes its tile (acc then holds the
+  // whole sum), false when it only contributed a partial. One code path for both modes
+  // (two would not fit the consumer's registers).
+  __device__ static bool finish(Accumulators& acc, const WgmmaParams& p, const WorkUnit& w, int wg,
+                                int t, int worker, int rank, int block) {
+    const TileScheduler& sc = p.sched;
+    const bool split = sc.k_splits > 1;
+    if (!split && !sc.stream_k()) return true;
+    int* counters = p.splitk.counters;
+    const std::size_t tile_counter = std::size_t(w.tile) * Cfg::CONSUMERS + wg;
+    if (split ? w.split + 1 < sc.k_splits : w.k_begin > 0) {
+      const std::size_t slot = split ? split_slot(p, w, w.split, wg) : block_slot(block, wg);
+      publish(acc, p, slot, counters[split ? tile_counter : slot], wg, t);
+      return false;
     }
+    // The finishing unit adds the partials of `count` contributors, in order.
+    int count = 0;
+    if (split)
+      count = sc.k_splits - 1;
+    else if (w.k_end < sc.k_iters)
+      count = sc.stream_k_worker((w.tile / Cfg::CLUSTER_M + 1) * sc.k_iters - 1) - worker;
+    for (int i = 0; i < count; ++i) {
+      const std::size_t slot =
+          split ? split_slot(p, w, i, wg) : block_slot((worker + 1 + i) * Cfg::CLUSTER_M + rank, wg);
+      if (!split || i == 0) {  // split-K: one counter for all; stream-K: one flag each
+        if (t == 0)
+          wait_and_reset(counters[split ? tile_counter : slot], split ? count : 1, p.splitk.timeout_ns);
+        ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
+      }
+      add(acc, p, slot, t);
+    }
+    return true;
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <set>
+#include <vector>
 #include <utility>
 
 #include "symm/common/error.hpp"
@@ -21,6 +22,7 @@ GemmProblem problem(std::int64_t m, std::int64_t n, std::int64_t k, BLayout l = 
 }
 
 TEST(GemmConfig, NamesRoundTrip) {
+  EXPECT_EQ(to_string(KernelConfig{128, 256, 64, 4, 2}), "128x256x64s4c2");
   for (const auto& c : kWgmmaConfigs) {
     KernelConfig parsed;
     ASSERT_TRUE(parse_config(to_string(c), parsed)) << to_string(c);
@@ -29,6 +31,8 @@ TEST(GemmConfig, NamesRoundTrip) {
   KernelConfig ignored;
   EXPECT_FALSE(parse_config("128x256x64", ignored));
   EXPECT_FALSE(parse_config("128x256x64s4x", ignored));
+  EXPECT_FALSE(parse_config("128x256x64s4c", ignored));
+  EXPECT_FALSE(parse_config("128x256x64s4c2x", ignored));
 }
 
 TEST(GemmConfig, BudgetCountsEveryByte) {
@@ -59,18 +63,77 @@ TEST(GemmScheduler, GroupedOrderVisitsEveryTileOnce) {
   EXPECT_EQ(std::make_pair(tm, tn), std::make_pair(0, 1));
 }
 
+// Every (tile, K iteration) of the problem, as the workers' unit lists cover it.
+std::vector<std::vector<int>> coverage(const TileScheduler& s, int workers) {
+  std::vector<std::vector<int>> hits(s.num_tiles(), std::vector<int>(s.k_iters, 0));
+  for (int worker = 0; worker < workers; ++worker)
+    for (int rank = 0; rank < s.cluster_m; ++rank) {
+      WorkCursor c = s.first(worker, workers);
+      WorkUnit w;
+      while (s.next(c, workers, rank, w)) {
+        int tm = 0, tn = 0;
+        s.tile_coords(w.tile, tm, tn);
+        EXPECT_EQ(std::make_pair(tm, tn), std::make_pair(w.tile_m, w.tile_n));
+        EXPECT_EQ(w.tile % s.cluster_m, rank);
+        for (int k = w.k_begin; k < w.k_end; ++k) ++hits[w.tile][k];
+      }
+    }
+  return hits;
+}
+
+void expect_each_once(const std::vector<std::vector<int>>& hits) {
+  for (std::size_t t = 0; t < hits.size(); ++t)
+    for (std::size_t k = 0; k < hits[t].size(); ++k)
+      ASSERT_EQ(hits[t][k], 1) << "tile " << t << " K iteration " << k;
+}
+
 TEST(GemmScheduler, SplitsCoverKExactly) {
   for (int splits : {1, 2, 3, 7, 16}) {
-    const auto s = TileScheduler::make(128, 128, 64 * 37 + 5, 128, 128, 64, splits, 1);
-    int next = 0;
+    const auto s = TileScheduler::make(500, 300, 64 * 37 + 5, 128, 128, 64, splits, 2);
+    expect_each_once(coverage(s, 5));
     for (int split = 0; split < splits; ++split) {
-      const WorkUnit w = s.unit(split);
-      EXPECT_EQ(w.tile, 0);
-      EXPECT_EQ(w.k_begin, next);
-      EXPECT_GE(w.k_end - w.k_begin, s.k_iters / splits);
-      next = w.k_end;
+      int b = 0, e = 0;
+      s.k_range(split, b, e);
+      EXPECT_GE(e - b, s.k_iters / splits);
     }
-    EXPECT_EQ(next, s.k_iters);
+  }
+}
+
+TEST(GemmScheduler, ClustersPairVerticalNeighbours) {
+  const auto s = TileScheduler::make(333, 700, 640, 128, 192, 64, 1, 3, 2);
+  EXPECT_EQ(s.num_tiles(), 2 * 4 * 2);  // 3 tile rows padded to 4
+  expect_each_once(coverage(s, 6));
+  for (int tile = 0; tile < s.num_tiles(); tile += 2) {
+    int m0 = 0, n0 = 0, m1 = 0, n1 = 0;
+    s.tile_coords(tile, m0, n0);
+    s.tile_coords(tile + 1, m1, n1);
+    EXPECT_EQ(n0, n1);
+    EXPECT_EQ(m1, m0 + 1);
+  }
+}
+
+// Stream-K: each worker's range is contiguous, at most its first unit is a partial
+// (k_begin > 0), and a tile's finishing worker (k_begin == 0) comes before its helpers.
+TEST(GemmScheduler, StreamKCoversEveryIterationOnce) {
+  for (int workers : {5, 17, 66, 132}) {
+    auto s = TileScheduler::make(4096, 576, 36864, 128, 192, 64, 1, 8, workers % 2 ? 1 : 2);
+    s.stream_k_workers = workers;
+    expect_each_once(coverage(s, workers));
+    for (int worker = 0; worker < workers; ++worker) {
+      WorkCursor c = s.first(worker, workers);
+      WorkUnit w;
+      int units = 0;
+      while (s.next(c, workers, 0, w)) {
+        if (units++ > 0) {
+          EXPECT_EQ(w.k_begin, 0) << "worker " << worker;
+        }
+        if (w.k_begin > 0) {  // helpers of the worker holding this tile's first iteration
+          const int owner = s.stream_k_worker((w.tile / s.cluster_m) * s.k_iters);
+          EXPECT_LT(owner, worker);
+        }
+      }
+      EXPECT_EQ(s.stream_k_worker(s.stream_k_begin(worker)), worker);
+    }
   }
 }
 
@@ -134,19 +197,46 @@ TEST(GemmPlan, LargeSquareUsesFullTilesWithoutSplits) {
   EXPECT_EQ(p.kind, KernelKind::wgmma);
   EXPECT_GE(p.config.blk_m * p.config.blk_n, 128 * 192) << to_string(p.config);
   EXPECT_EQ(p.sched.k_splits, 1);
+  EXPECT_FALSE(p.sched.stream_k());
   EXPECT_EQ(p.num_blocks, 132);
   EXPECT_EQ(workspace_bytes(p), 0u);
 }
 
-TEST(GemmPlan, SkinnyShardIsSplitToFillTheGpu) {
-  // The 8-rank shard of (4096, 4608, 36864): N = 576 = 3 x 192.
+TEST(GemmPlan, SkinnyShardIsSpreadOverTheGpu) {
+  // The 8-rank shard of (4096, 4608, 36864): N = 576 = 3 x 192, 96 or 48 work tiles.
   const Plan p = make_plan(problem(4096, 576, 36864), {}, DeviceLimits{});
   EXPECT_EQ(p.config.blk_n, 192);
-  EXPECT_GT(p.sched.k_splits, 1);
-  const double used = double(p.sched.num_units()) /
-                      (std::ceil(double(p.sched.num_units()) / p.num_blocks) * p.num_blocks);
-  EXPECT_GT(used, 0.9) << "work units fill " << used << " of the last wave";
+  EXPECT_TRUE(p.sched.stream_k() || p.sched.k_splits > 1) << describe(problem(4096, 576, 36864), p);
+  EXPECT_EQ(p.num_blocks, 132);
   EXPECT_GT(workspace_bytes(p), 0u);
+
+  GemmOptions split_only;
+  split_only.stream_k = 0;
+  const Plan s = make_plan(problem(4096, 576, 36864), split_only, DeviceLimits{});
+  EXPECT_FALSE(s.sched.stream_k());
+  EXPECT_GT(s.sched.k_splits, 1);
+}
+
+TEST(GemmPlan, ClustersFollowTheOptionsAndTheResidencyLimit) {
+  GemmOptions o;
+  o.cluster_m = 1;
+  EXPECT_EQ(make_plan(problem(8192, 8192, 8192), o, DeviceLimits{}).config.cluster_m, 1);
+  o.cluster_m = 2;
+  DeviceLimits d;
+  d.cluster2_blocks = 120;  // some GPCs with an odd SM count
+  const Plan p = make_plan(problem(8192, 8192, 8192), o, d);
+  EXPECT_EQ(p.config.cluster_m, 2);
+  EXPECT_EQ(p.num_blocks, 120);
+  o.num_blocks = 115;  // gemm_sms: whole clusters only
+  EXPECT_EQ(make_plan(problem(8192, 8192, 8192), o, d).num_blocks, 114);
+}
+
+TEST(GemmPlan, CandidatesAreDistinctAndBestFirst) {
+  const auto plans = candidate_plans(problem(8192, 4608, 36864), {}, DeviceLimits{}, 3);
+  ASSERT_EQ(plans.size(), 3u);
+  EXPECT_EQ(plans[0].config, make_plan(problem(8192, 4608, 36864), {}, DeviceLimits{}).config);
+  EXPECT_NE(plans[0].config, plans[1].config);
+  EXPECT_NE(plans[1].config, plans[2].config);
 }
 
 TEST(GemmPlan, BlocksFollowGemmSms) {
@@ -155,10 +245,11 @@ TEST(GemmPlan, BlocksFollowGemmSms) {
   EXPECT_EQ(make_plan(problem(8192, 8192, 8192), o, DeviceLimits{}).num_blocks, 100);
   o.num_blocks = 1000;  // never more than one block per SM
   EXPECT_EQ(make_plan(problem(8192, 8192, 8192), o, DeviceLimits{}).num_blocks, 132);
+  o.num_blocks = 0;
   // Never more blocks than work units.
-  const Plan small = make_plan(problem(128, 256, 64), {}, DeviceLimits{});
-  EXPECT_EQ(small.num_blocks, small.sched.num_units());
-  EXPECT_LE(small.num_blocks, 2);
+  const Plan small = make_plan(problem(128, 256, 64), o, DeviceLimits{});
+  EXPECT_EQ(small.num_blocks, small.sched.num_units() * small.config.cluster_m);
+  EXPECT_LE(small.num_blocks, 4);
 }
 
 }  // namespace

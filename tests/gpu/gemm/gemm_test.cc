@@ -126,24 +126,47 @@ INSTANTIATE_TEST_SUITE_P(Built, WgmmaConfigTest, ::testing::ValuesIn(kWgmmaConfi
 TEST(GemmSplitK, UnevenSplitsMatchCublas) {
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
-  for (int splits : {2, 3, 7}) {
-    GemmOptions o;
-    o.k_splits = splits;
-    o.num_blocks = 40;
-    for (BLayout l : {BLayout::nk, BLayout::kn}) {
-      const Plan plan = check.run(Case{{640, 576, 4160, 0}, DType::bf16, DType::bf16, l}, o);
-      EXPECT_EQ(plan.sched.k_splits, splits);
+  for (int cluster : {1, 2})
+    for (int splits : {2, 3, 7}) {
+      GemmOptions o;
+      o.k_splits = splits;
+      o.num_blocks = 40;
+      o.cluster_m = cluster;
+      for (BLayout l : {BLayout::nk, BLayout::kn}) {
+        const Plan plan = check.run(Case{{640, 576, 4160, 0}, DType::bf16, DType::bf16, l}, o, 2);
+        EXPECT_EQ(plan.sched.k_splits, splits);
+        EXPECT_EQ(plan.config.cluster_m, cluster);
+      }
     }
-  }
 }
 
-TEST(GemmSplitK, HeuristicSplitsSkinnyShard) {
+// Stream-K: uneven ranges (odd worker counts, ragged K), tiles spread over up to several
+// workers, with and without clusters; three launches on one workspace reset the flags.
+TEST(GemmStreamK, MatchesCublas) {
+  if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
+  GemmVsCublas check;
+  const KernelConfig configs[] = {{128, 192, 64, 4, 2}, {128, 256, 64, 4, 1}, {256, 128, 64, 4, 2}};
+  for (const KernelConfig& config : configs)
+    for (int blocks : {14, 38, 132}) {
+      GemmOptions o;
+      o.config = config;
+      o.stream_k = 1;
+      o.num_blocks = blocks;
+      for (BLayout l : {BLayout::nk, BLayout::kn}) {
+        const Plan plan = check.run(Case{{700, 576, 4160, 8}, DType::fp16, DType::fp32, l}, o, 3);
+        EXPECT_TRUE(plan.sched.stream_k()) << to_string(plan.config);
+      }
+    }
+}
+
+TEST(GemmSplitK, HeuristicSpreadsSkinnyShard) {
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   // Three launches with one workspace: the counters must reset themselves in between.
   const Plan plan =
       check.run(Case{{1024, 576, 16384, 0}, DType::fp16, DType::fp16, BLayout::nk}, {}, 3);
-  EXPECT_GT(plan.sched.k_splits, 1) << "a skinny shard should be split along K";
+  EXPECT_TRUE(plan.sched.k_splits > 1 || plan.sched.stream_k())
+      << "a skinny shard should be spread along K";
 }
 
 TEST(GemmShard, WritesOnlyItsColumnsOfAWiderC) {
