@@ -19,12 +19,13 @@ namespace {
 using namespace symm;
 using namespace symm::examples;
 
-// Each block reads its share of the words from rank `target`'s copy of `src`.
+// The blocks walk the words tile by tile, reading them from rank `target`'s copy of `src`.
 __global__ void load_kernel(device::Context ctx, std::uint64_t* dst, const std::uint64_t* src,
                             std::int64_t words, int target) {
-  const Share share = block_share(words, gridDim.x, blockIdx.x, 2);  // 16-byte aligned shares
-  device::get_range(cooperative_groups::this_thread_block(), ctx, dst + share.begin,
-                    src + share.begin, share.end - share.begin, target);
+  for_each_tile(words, words_per_tile(words), [&](std::int64_t begin, std::int64_t end) {
+    device::get_range(cooperative_groups::this_thread_block(), ctx, dst + begin, src + begin,
+                      end - begin, target);
+  });
 }
 
 void load_example(Session& s) {

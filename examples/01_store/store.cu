@@ -22,12 +22,13 @@ namespace {
 using namespace symm;
 using namespace symm::examples;
 
-// Each block writes its share of the words into rank `target`'s copy of `dst`.
+// The blocks walk the words tile by tile, writing them into rank `target`'s copy of `dst`.
 __global__ void store_kernel(device::Context ctx, std::uint64_t* dst, const std::uint64_t* src,
                              std::int64_t words, int target) {
-  const Share share = block_share(words, gridDim.x, blockIdx.x, 2);  // 16-byte aligned shares
-  device::put_range(cooperative_groups::this_thread_block(), ctx, dst + share.begin,
-                    src + share.begin, share.end - share.begin, target);
+  for_each_tile(words, words_per_tile(words), [&](std::int64_t begin, std::int64_t end) {
+    device::put_range(cooperative_groups::this_thread_block(), ctx, dst + begin, src + begin,
+                      end - begin, target);
+  });
 }
 
 void store_example(Session& s) {

@@ -25,10 +25,11 @@ using namespace symm::examples;
 __global__ void all_store_kernel(device::Context ctx, std::uint64_t* recv, const std::uint64_t* src,
                                  std::int64_t words, std::int64_t slot_words) {
   const int peer = (ctx.rank + 1 + static_cast<int>(blockIdx.y)) % ctx.world;
-  const Share share = block_share(words, gridDim.x, blockIdx.x, 2);
-  device::put_range(cooperative_groups::this_thread_block(), ctx,
-                    recv + ctx.rank * slot_words + share.begin, src + share.begin,
-                    share.end - share.begin, peer);
+  std::uint64_t* slot = recv + ctx.rank * slot_words;
+  for_each_tile(words, words_per_tile(words), [&](std::int64_t begin, std::int64_t end) {
+    device::put_range(cooperative_groups::this_thread_block(), ctx, slot + begin, src + begin,
+                      end - begin, peer);
+  });
 }
 
 void all_store_example(Session& s) {

@@ -18,6 +18,7 @@
 #include "harness.hpp"
 #include "symm/device/atomic.cuh"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/log.hpp"
 #include "type_lists.cuh"
 
 namespace symm::test {
@@ -221,6 +222,10 @@ int atomic_rank_body(Runtime& rt) {
     });
   });
   failures.check(cases >= 9 * 4 * 3, "too few atomic cases ran: " + std::to_string(cases));
+  if (rt.rank() == 0) {
+    log::info("atomics: " + std::to_string(cases) +
+              " (operation, type, order, scope) cases checked by final values");
+  }
   SYMM_CUDA_CHECK(cudaStreamDestroy(stream));
   return failures.exit_code();
 }
