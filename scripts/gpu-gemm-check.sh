@@ -2,8 +2,9 @@
 # The GEMM's checks on a GPU machine in one go: binaries (carried in build/carry, or built
 # here), SASS (HGMMA), the single-stage wgmma test, the GEMM tests, then the benchmark.
 #
-#   scripts/gpu-gemm-check.sh [tests|bench|all|quick] [extra symm-bench arguments]
+#   scripts/gpu-gemm-check.sh [tests|bench|all|quick|final] [extra symm-bench arguments]
 #
+# final: a short test subset, the full benchmark and the untuned heuristic (bf16).
 # quick: the tests, then bench/gemm/quick.json (bf16, one repeat) with each fast
 # configuration forced in turn.
 # Logs and results go to $OUT (default build/gemm-out). The build is a standalone project
@@ -80,6 +81,19 @@ if [ "$mode" = tests ] || [ "$mode" = all ] || [ "$mode" = quick ]; then
   grep -E "^\[  (     OK|FAILED|  SKIPPED) \]|Failure|mismatch|PASSED|FAILED" "$OUT/gemm_test.log" | head -60
   # A hang (timeout) would hang the benchmark too.
   [ "$test_rc" -eq 124 ] && { say "GEMM tests timed out: no benchmark"; exit 1; }
+fi
+
+if [ "$mode" = final ]; then
+  "$bin/symm_gemm_plan_test" --gtest_brief=1 2>&1 | tail -1
+  timeout 60 "$bin/symm_gemm_gpu_test" \
+    --gtest_filter='WgmmaTile*:GemmSplitK*:GemmShard*:GemmFallback.Chosen*' >"$OUT/gemm_test.log" 2>&1
+  echo "gpu test subset exit $?"; grep -E "PASSED|FAILED" "$OUT/gemm_test.log"
+  say "benchmark (bench/gemm/issue4.json)"
+  timeout 200 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --output "$OUT/gemm.json" "$@" \
+    2>&1 | tee "$OUT/bench.log"
+  say "heuristic plans, untuned (bf16)"
+  timeout 100 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --dtype bf16 --repeats 1 \
+    --no-tune --output "$OUT/untuned.json" 2>&1 | tee -a "$OUT/bench.log"
 fi
 
 if [ "$mode" = quick ]; then

@@ -19,15 +19,16 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 
 // Configurations the heuristic considers; the Iris sweep shapes (2 and 3 stages) run only
 // when asked for. Efficiencies: full-tile throughput relative to 128x256x64s4, measured
-// on an H200 (docs/gemm.md); 2-block clusters load B once for two tiles.
+// on an H200 (docs/gemm.md, runs 1-3). The 2-block cluster kernels measured 0.55-0.7 of
+// the others (a performance bug not found yet): they run only when asked for.
 struct Candidate {
   KernelConfig config;
   double efficiency;
 };
 constexpr Candidate kCandidates[] = {
-    {{128, 256, 64, 4, 2}, 1.02}, {{128, 192, 64, 4, 2}, 1.01}, {{256, 128, 64, 4, 2}, 1.01},
     {{128, 256, 64, 4}, 1.00},    {{256, 128, 64, 4}, 0.99},    {{128, 192, 64, 4}, 0.99},
-    {{128, 128, 64, 6}, 0.94}};
+    {{128, 128, 64, 6}, 0.94},    {{128, 256, 64, 4, 2}, 0.65}, {{128, 192, 64, 4, 2}, 0.65},
+    {{256, 128, 64, 4, 2}, 0.65}};
 constexpr int kMaxSplits = 16;
 constexpr int kMinKItersPerSplit = 8;
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
@@ -187,6 +188,17 @@ std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, co
   for (const auto& cand : kCandidates) {
     if (!cluster_allowed(cand.config, o) || !can_implement(cand.config, p, d).empty()) continue;
     Plan plan = wgmma_plan(cand.config, p, o, d, "heuristic: fewest predicted K iterations per block");
+    // Split-K's cost is the least certain part of the model: its neighbours compete too.
+    const int splits = plan.sched.k_splits;
+    for (int other : {splits - 1, splits + 1}) {
+      if (plan.sched.stream_k() || o.k_splits > 0 || splits == 1 || other < 1) continue;
+      Plan variant = plan;
+      variant.sched.k_splits = std::min(other, plan.sched.k_iters);
+      variant.num_blocks =
+          std::min(blocks_for(cand.config, o, d) / cand.config.cluster_m, variant.sched.num_units()) *
+          cand.config.cluster_m;
+      scored.emplace_back(predicted_cost(cand.config, variant.sched, variant.num_blocks), variant);
+    }
     scored.emplace_back(predicted_cost(cand.config, plan.sched, plan.num_blocks), std::move(plan));
   }
   std::stable_sort(scored.begin(), scored.end(),
