@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Everything the GPU machine checks, in one call (device time is scarce):
+#   build (release preset) -> gpu + multigpu CTest tiers -> SASS check (HGMMA) -> main job.
+# Logs, CTest's JUnit report and results JSON go to $OUT (default out/gpu-check).
+#
+#   SYMM_GIT_COMMIT=<commit[-dirty]> scripts/gpu-check.sh
+# The GPU machine's copy of the tree has no git history: pass the commit in.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/gpu-check}
+mkdir -p "$OUT"
+export SYMM_RESULTS_DIR=$OUT
+failures=()
+step() {  # step NAME COMMAND...: output to $OUT/NAME.log, tail printed on failure
+  local name=$1 start=$SECONDS
+  shift
+  "$@" >"$OUT/$name.log" 2>&1
+  local rc=$?
+  printf '%-12s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - start))"
+  if [ "$rc" -ne 0 ]; then failures+=("$name"); tail -n 30 "$OUT/$name.log"; fi
+  return "$rc"
+}
+
+nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
+step configure cmake --preset release || exit 1
+step build cmake --build --preset release -j "$(nproc)" || exit 1
+step ctest ctest --test-dir build/release -L 'gpu|multigpu' --output-on-failure \
+  --output-junit "$PWD/$OUT/ctest-gpu.xml" --timeout 300
+grep -E "tests passed|tests failed|Skipped|Failed|\*\*\*" "$OUT/ctest.log" | tail -n 40
+hgmma=$(cuobjdump --dump-sass build/release/kernels/gemm/libsymm_gemm.a 2>/dev/null | grep -c HGMMA)
+echo "HGMMA instructions in the GEMM library: $hgmma"
+[ "$hgmma" -gt 0 ] || failures+=("sass")
+step main-job scripts/main-job.sh build/release
+tail -n 25 "$OUT/main-job.log"
+
+if [ ${#failures[@]} -eq 0 ]; then echo "gpu-check: every step passed"; else
+  echo "gpu-check: FAILED: ${failures[*]}"; exit 1; fi
