@@ -5,10 +5,16 @@
 #include <cublas_v2.h>
 
 #include <functional>
+#include <ostream>
 #include <vector>
 
 #include "gemm_test_util.hpp"
 #include "symm/gemm/gemm.hpp"
+
+namespace symm::gemm {
+// gtest prints a configuration by its name.
+inline void PrintTo(const KernelConfig& c, std::ostream* os) { *os << to_string(c); }
+}  // namespace symm::gemm
 
 namespace symm::gemm::test {
 namespace {
