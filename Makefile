@@ -1,6 +1,7 @@
 # The two-command front door (see README.md):
 #   make run   builds the release tree and runs the main benchmark on every visible GPU
 #   make test  builds every kernel and runs the test tiers (GPU tiers skip without a GPU)
+SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 RUN_ARGS ?=
 
@@ -12,9 +13,11 @@ release: deps
 	cmake --preset release
 	cmake --build --preset release -j $(JOBS)
 
+# The build log carries ptxas's report: spills or serialised wgmma fail the build.
 ci: deps
 	cmake --preset ci
-	cmake --build --preset ci -j $(JOBS)
+	set -o pipefail; cmake --build --preset ci -j $(JOBS) 2>&1 | tee build/ci/build.log
+	scripts/check-ptxas-report.sh build/ci/build.log build/ci --incremental
 
 run: release
 	scripts/main-job.sh build/release $(RUN_ARGS)

@@ -19,10 +19,11 @@ target_compile_options(symm_cuda_flags INTERFACE
   $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20 --expt-relaxed-constexpr --extended-lambda -Xptxas=-warn-spills>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G0 -lineinfo>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<NOT:$<CONFIG:Debug>>>:-lineinfo>
-  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
+  $<BUILD_INTERFACE:$<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>>)
 target_compile_definitions(symm_cuda_flags INTERFACE $<$<CONFIG:Debug>:SYMM_DEBUG=1>)
 if(SYMM_WERROR)
-  target_compile_options(symm_cuda_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+  # Our own warnings policy; installed users keep theirs.
+  target_compile_options(symm_cuda_flags INTERFACE $<BUILD_INTERFACE:$<$<COMPILE_LANGUAGE:CXX>:-Werror>>)
 endif()
 
 # Portable (non-Hopper) CUDA targets call this to add sm_80 code next to sm_90a.

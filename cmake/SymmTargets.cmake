@@ -2,11 +2,12 @@ include(GoogleTest)
 
 # Helpers that every subdirectory uses to declare its targets in one line.
 
-# symm_library(name [CUDA_PORTABLE] SOURCES ...): a library exported as symm::<alias>.
+# symm_export_library(target alias): installs and exports `target` as symm::<alias>.
 function(symm_export_library target alias)
   add_library(symm::${alias} ALIAS ${target})
   set_property(TARGET ${target} PROPERTY EXPORT_NAME ${alias})
   set_property(GLOBAL APPEND PROPERTY SYMM_EXPORTED_LIBRARIES ${target})
+  target_compile_features(${target} INTERFACE cxx_std_20)  # our headers are C++20
 endfunction()
 
 function(symm_install_tool target)

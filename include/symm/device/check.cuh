@@ -5,7 +5,9 @@
 // (cudaErrorLaunchFailure or similar), so a broken protocol becomes a clear failure
 // instead of a hang or silent corruption. The message is one printf so that lines from
 // different threads never interleave.
+#ifdef __CUDACC__  // host compilers see Context too, but never the failure macro
 #include <cuda/ptx>
+#endif
 
 #include <cstdio>
 
@@ -22,7 +24,11 @@ inline constexpr bool kDebugChecks = false;
 }  // namespace symm::device
 
 // SYMM_DEVICE_FAIL(rank, "format", args...): one line naming rank, block and thread,
-// then __trap(). `format` must be a string literal.
+// then __trap(). `format` must be a string literal. A host compiler (a .cc file that
+// needs the Context type) never runs device code, so there it expands to nothing.
+#ifndef __CUDACC__
+#define SYMM_DEVICE_FAIL(rank, format, ...) ((void)(rank))
+#else
 #define SYMM_DEVICE_FAIL(rank, format, ...)                                                 \
   do {                                                                                      \
     printf("symm: device error on rank %d, block (%u,%u,%u), thread (%u,%u,%u): " format \
@@ -31,3 +37,4 @@ inline constexpr bool kDebugChecks = false;
            threadIdx.z __VA_OPT__(, ) __VA_ARGS__);                                         \
     cuda::ptx::trap();                                                                      \
   } while (0)
+#endif

@@ -18,12 +18,9 @@
 #include <optional>
 #include <string>
 
+#include "symm/device/context.cuh"
 #include "symm/host/heap.hpp"
 #include "symm/host/team.hpp"
-
-namespace symm::device {
-struct Context;  // symm/device/context.cuh
-}
 
 namespace symm {
 
