@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything the GPU machine checks, in one call (device time is scarce):
-#   build (release preset) -> gpu + multigpu CTest tiers -> SASS check (HGMMA) -> main job.
+#   build (release preset) -> gpu tier on ONE GPU (multi-rank tests oversubscribe it) ->
+#   multigpu tier on every GPU -> SASS check (HGMMA) -> main job.
 # Logs, CTest's JUnit report and results JSON go to $OUT (default out/gpu-check).
 #
 #   SYMM_GIT_COMMIT=<commit[-dirty]> scripts/gpu-check.sh
@@ -24,13 +25,17 @@ step() {  # step NAME COMMAND...: output to $OUT/NAME.log, tail printed on failu
 nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 step configure cmake --preset release || exit 1
 step build cmake --build --preset release -j "$(nproc)" || exit 1
-step ctest ctest --test-dir build/release -L 'gpu|multigpu' --output-on-failure \
+CUDA_VISIBLE_DEVICES=0 step gpu-tier ctest --test-dir build/release -L gpu --output-on-failure \
   --output-junit "$PWD/$OUT/ctest-gpu.xml" --timeout 300
-grep -E "tests passed|tests failed|Skipped|Failed|\*\*\*" "$OUT/ctest.log" | tail -n 40
+step multigpu ctest --test-dir build/release -L multigpu --output-on-failure \
+  --output-junit "$PWD/$OUT/ctest-multigpu.xml" --timeout 300
+for tier in gpu-tier multigpu; do
+  grep -E "tests passed|tests failed|\(Skipped\)|\(Failed\)|Timeout" "$OUT/$tier.log" | tail -n 30
+done
 hgmma=$(cuobjdump --dump-sass build/release/kernels/gemm/libsymm_gemm.a 2>/dev/null | grep -c HGMMA)
 echo "HGMMA instructions in the GEMM library: $hgmma"
 [ "$hgmma" -gt 0 ] || failures+=("sass")
-step main-job scripts/main-job.sh build/release
+step main-job timeout 240 scripts/main-job.sh build/release
 tail -n 25 "$OUT/main-job.log"
 
 if [ ${#failures[@]} -eq 0 ]; then echo "gpu-check: every step passed"; else
