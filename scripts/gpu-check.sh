@@ -8,8 +8,8 @@
 # The GPU machine's copy of the tree has no git history: pass the commit in.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-check}
-mkdir -p "$OUT"
+mkdir -p "${OUT:=out/gpu-check}"
+OUT=$(cd "$OUT" && pwd)
 export SYMM_RESULTS_DIR=$OUT
 failures=()
 step() {  # step NAME COMMAND...: output to $OUT/NAME.log, tail printed on failure
@@ -26,9 +26,9 @@ nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm --forma
 step configure cmake --preset release || exit 1
 step build cmake --build --preset release -j "$(nproc)" || exit 1
 CUDA_VISIBLE_DEVICES=0 step gpu-tier ctest --test-dir build/release -L gpu --output-on-failure \
-  --output-junit "$PWD/$OUT/ctest-gpu.xml" --timeout 300
+  --output-junit "$OUT/ctest-gpu.xml" --timeout 300
 step multigpu ctest --test-dir build/release -L multigpu --output-on-failure \
-  --output-junit "$PWD/$OUT/ctest-multigpu.xml" --timeout 300
+  --output-junit "$OUT/ctest-multigpu.xml" --timeout 300
 for tier in gpu-tier multigpu; do
   grep -E "tests passed|tests failed|\(Skipped\)|\(Failed\)|Timeout" "$OUT/$tier.log" | tail -n 30
 done
