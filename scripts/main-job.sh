@@ -9,6 +9,7 @@
 #   scripts/main-job.sh BUILD_DIR [extra 03_all_store arguments]
 # Results (JSON) go to $SYMM_RESULTS_DIR (default out/).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 build=${1:?usage: scripts/main-job.sh BUILD_DIR [03_all_store arguments]}
 shift
 out=${SYMM_RESULTS_DIR:-out}
@@ -20,5 +21,5 @@ if [ -z "${SYMM_GIT_COMMIT:-}" ] && git rev-parse HEAD >/dev/null 2>&1; then
 fi
 
 "$build/examples/03_all_store/03_all_store" --validate --benchmark -o "$out/all_store.json" "$@"
-"$build/tools/symm-bench/symm-bench" gemm --preset quick --output "$out/gemm.json"
+"$build/tools/symm-bench/symm-bench" gemm --preset bench/gemm/quick.json --output "$out/gemm.json"
 echo "symm: results in $out/"

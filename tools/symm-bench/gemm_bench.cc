@@ -177,7 +177,8 @@ RunInfo run_info(int argc, const char* const* argv) {
 
 std::vector<GemmShape> load_preset(const std::string& path, std::vector<int>& fewer_sms) {
   std::ifstream in(path);
-  if (!in) throw Error("symm-bench: cannot read preset " + path);
+  if (!in) throw Error("symm-bench: cannot read preset file '" + path +
+                      "': give the path of a JSON preset, e.g. bench/gemm/quick.json");
   const json j = json::parse(in);
   std::vector<GemmShape> shapes;
   for (const auto& s : j.value("square", json::array()))
