@@ -20,6 +20,13 @@ if [ -z "${SYMM_GIT_COMMIT:-}" ] && git rev-parse HEAD >/dev/null 2>&1; then
   export SYMM_GIT_COMMIT
 fi
 
-"$build/examples/03_all_store/03_all_store" --validate --benchmark -o "$out/all_store.json" "$@"
+# all_store needs two ranks: on a one-GPU machine both share it (a correctness run; its
+# timings say nothing about NVLink).
+args=("$@")
+if [ ${#args[@]} -eq 0 ] && [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" = 1 ]; then
+  echo "symm: one GPU visible: 03_all_store runs 2 ranks on it (correctness, not speed)"
+  args=(-r 2)
+fi
+"$build/examples/03_all_store/03_all_store" --validate --benchmark -o "$out/all_store.json" "${args[@]}"
 "$build/tools/symm-bench/symm-bench" gemm --preset bench/gemm/quick.json --output "$out/gemm.json"
 echo "symm: results in $out/"
