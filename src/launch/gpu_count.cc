@@ -19,38 +19,75 @@ using NvmlReturn = int;
 constexpr NvmlReturn kNvmlSuccess = 0;
 using NvmlInit = NvmlReturn (*)();
 using NvmlGetCount = NvmlReturn (*)(unsigned int*);
+using NvmlGetDriverVersion = NvmlReturn (*)(char*, unsigned int);
 using NvmlShutdown = NvmlReturn (*)();
 using NvmlErrorString = const char* (*)(NvmlReturn);
 
+// The driver's NVML, loaded and initialised for the lifetime of the object; when that
+// fails, ok() is false and why() says what happened.
+class NvmlSession {
+ public:
+  NvmlSession() {
+    library_ = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (library_ == nullptr) {
+      why_ = "no NVIDIA driver: libnvidia-ml.so.1 cannot be loaded";
+      return;
+    }
+    auto init = symbol<NvmlInit>("nvmlInit_v2");
+    shutdown_ = symbol<NvmlShutdown>("nvmlShutdown");
+    error_string_ = symbol<NvmlErrorString>("nvmlErrorString");
+    if (init == nullptr || shutdown_ == nullptr) {
+      why_ = "the NVIDIA driver's NVML library lacks nvmlInit_v2/nvmlShutdown";
+    } else if (NvmlReturn status = init(); status != kNvmlSuccess) {
+      why_ = fmt::format("NVML could not start: {}", describe(status));
+    } else {
+      initialised_ = true;
+    }
+  }
+  NvmlSession(const NvmlSession&) = delete;
+  NvmlSession& operator=(const NvmlSession&) = delete;
+  ~NvmlSession() {
+    if (initialised_) shutdown_();
+    if (library_ != nullptr) ::dlclose(library_);
+  }
+
+  bool ok() const { return initialised_; }
+  const std::string& why() const { return why_; }
+
+  template <class Fn>
+  Fn symbol(const char* name) const {
+    return reinterpret_cast<Fn>(::dlsym(library_, name));
+  }
+  std::string describe(NvmlReturn status) const {
+    return error_string_ != nullptr ? std::string(error_string_(status))
+                                    : fmt::format("error {}", status);
+  }
+
+ private:
+  void* library_ = nullptr;
+  bool initialised_ = false;
+  NvmlShutdown shutdown_ = nullptr;
+  NvmlErrorString error_string_ = nullptr;
+  std::string why_;
+};
+
 // Returns the driver's GPU count, or 0 with the reason in why.
 int nvml_device_count(std::string& why) {
-  void* library = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    why = "no NVIDIA driver: libnvidia-ml.so.1 cannot be loaded";
+  NvmlSession nvml;
+  if (!nvml.ok()) {
+    why = nvml.why();
     return 0;
   }
-  auto init = reinterpret_cast<NvmlInit>(::dlsym(library, "nvmlInit_v2"));
-  auto get_count = reinterpret_cast<NvmlGetCount>(::dlsym(library, "nvmlDeviceGetCount_v2"));
-  auto shutdown = reinterpret_cast<NvmlShutdown>(::dlsym(library, "nvmlShutdown"));
-  auto error_string = reinterpret_cast<NvmlErrorString>(::dlsym(library, "nvmlErrorString"));
-  auto describe = [&](NvmlReturn status) {
-    return error_string != nullptr ? std::string(error_string(status)) : fmt::format("error {}", status);
-  };
+  auto get_count = nvml.symbol<NvmlGetCount>("nvmlDeviceGetCount_v2");
   unsigned int count = 0;
-  if (init == nullptr || get_count == nullptr || shutdown == nullptr) {
-    why = "the NVIDIA driver's NVML library lacks nvmlInit_v2/nvmlDeviceGetCount_v2";
-  } else if (NvmlReturn status = init(); status != kNvmlSuccess) {
-    why = fmt::format("NVML could not start: {}", describe(status));
-  } else {
-    if (NvmlReturn status = get_count(&count); status != kNvmlSuccess) {
-      why = fmt::format("NVML could not count GPUs: {}", describe(status));
-      count = 0;
-    } else if (count == 0) {
-      why = "NVML found none";
-    }
-    shutdown();
+  if (get_count == nullptr) {
+    why = "the NVIDIA driver's NVML library lacks nvmlDeviceGetCount_v2";
+  } else if (NvmlReturn status = get_count(&count); status != kNvmlSuccess) {
+    why = fmt::format("NVML could not count GPUs: {}", nvml.describe(status));
+    count = 0;
+  } else if (count == 0) {
+    why = "NVML found none";
   }
-  ::dlclose(library);
   return static_cast<int>(count);
 }
 
@@ -96,5 +133,16 @@ GpuCount count_gpus() {
 namespace symm {
 
 int count_visible_gpus() { return detail::count_gpus().visible; }
+
+std::string nvidia_driver_version() {
+  detail::NvmlSession nvml;
+  auto get_version = nvml.ok() ? nvml.symbol<detail::NvmlGetDriverVersion>("nvmlSystemGetDriverVersion")
+                               : nullptr;
+  char version[96] = {};
+  if (get_version == nullptr || get_version(version, sizeof(version)) != detail::kNvmlSuccess) {
+    return "unknown";
+  }
+  return version;
+}
 
 }  // namespace symm

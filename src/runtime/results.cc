@@ -85,6 +85,7 @@ nlohmann::json to_json(const RunInfo& info) {
           {"git_commit", info.git_commit},
           {"gpu_name", info.gpu_name},
           {"driver_version", info.driver_version},
+          {"nvidia_driver", info.nvidia_driver},
           {"cuda_runtime_version", info.cuda_runtime_version},
           {"world", info.world},
           {"heap_transport", info.heap_transport},

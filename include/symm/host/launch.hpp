@@ -38,4 +38,8 @@ int launch(const LaunchOptions& options, const std::function<int(Team&)>& rank_m
 // (NVML through dlopen, honouring CUDA_VISIBLE_DEVICES); 0 when there is no driver.
 int count_visible_gpus();
 
+// The NVIDIA driver's version ("580.159.04") through NVML, without initialising CUDA;
+// "unknown" when there is no driver.
+std::string nvidia_driver_version();
+
 }  // namespace symm

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "symm/host/bench.hpp"
+#include "symm/host/launch.hpp"
 
 namespace symm {
 
@@ -27,11 +28,12 @@ struct RunInfo {
   std::string command_line;
   std::string git_commit;
   std::string gpu_name;
-  std::string driver_version;        // "13.0"
+  std::string driver_version;        // "13.0": the CUDA version the driver supports
   std::string cuda_runtime_version;  // "13.0"
   int world = 1;
   std::string heap_transport;  // "vmm" or "ipc"
   std::string timestamp;       // UTC, ISO 8601: "2025-01-31T12:00:00Z"
+  std::string nvidia_driver = nvidia_driver_version();  // "580.159.04" (NVML)
 };
 
 // The arguments joined by spaces, each quoted for a POSIX shell where it needs it.

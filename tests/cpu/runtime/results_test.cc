@@ -22,6 +22,7 @@ RunInfo sample_info() {
   info.world = 2;
   info.heap_transport = "vmm";
   info.timestamp = "2025-01-31T12:00:00Z";
+  info.nvidia_driver = "580.159.04";
   return info;
 }
 
@@ -40,6 +41,7 @@ TEST(Results, DocumentHasSchemaRunMetadataAndRows) {
   EXPECT_EQ(run.at("world"), 2);
   EXPECT_EQ(run.at("heap_transport"), "vmm");
   EXPECT_EQ(run.at("timestamp"), "2025-01-31T12:00:00Z");
+  EXPECT_EQ(run.at("nvidia_driver"), "580.159.04");
   ASSERT_EQ(doc.at("rows").size(), 2u);
   EXPECT_EQ(doc.at("rows")[1].at("m"), 4096);
 }
@@ -108,6 +110,16 @@ TEST(Results, BenchResultKeepsFiguresAndSamples) {
   EXPECT_EQ(j.at("max_ms"), 3.0);
   EXPECT_EQ(j.at("quantile_ms"), (std::vector<double>{2.0}));
   EXPECT_EQ(j.at("samples_ms"), (std::vector<double>{3, 1, 2}));
+}
+
+// NVML answers with the driver's version where a driver is loaded, "unknown" elsewhere;
+// never an empty or half-filled string.
+TEST(Results, NvidiaDriverVersionIsDottedNumbersOrUnknown) {
+  const std::string version = nvidia_driver_version();
+  const bool dotted = !version.empty() &&
+                      version.find_first_not_of("0123456789.") == std::string::npos &&
+                      version.find('.') != std::string::npos;
+  EXPECT_TRUE(version == "unknown" || dotted) << version;
 }
 
 }  // namespace
