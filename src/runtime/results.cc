@@ -64,19 +64,27 @@ std::string utc_timestamp_now() {
   return text;
 }
 
-RunInfo collect_run_info(int argc, const char* const* argv, const Runtime& runtime) {
+RunInfo collect_run_info(int argc, const char* const* argv, int device) {
   int driver = 0, runtime_version = 0;
+  cudaDeviceProp prop{};
+  SYMM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   SYMM_CUDA_CHECK(cudaDriverGetVersion(&driver));
   SYMM_CUDA_CHECK(cudaRuntimeGetVersion(&runtime_version));
   RunInfo info;
   info.command_line = command_line_of(argc, argv);
   info.git_commit = git_commit_from_env();
-  info.gpu_name = runtime.device_name();
+  info.gpu_name = prop.name;
   info.driver_version = cuda_version_string(driver);
   info.cuda_runtime_version = cuda_version_string(runtime_version);
+  info.heap_transport = "none";
+  info.timestamp = utc_timestamp_now();
+  return info;
+}
+
+RunInfo collect_run_info(int argc, const char* const* argv, const Runtime& runtime) {
+  RunInfo info = collect_run_info(argc, argv, runtime.device());
   info.world = runtime.world();
   info.heap_transport = std::string(transport_name(runtime.heap().transport()));
-  info.timestamp = utc_timestamp_now();
   return info;
 }
 

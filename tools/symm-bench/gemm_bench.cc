@@ -161,18 +161,6 @@ double geomean(const std::vector<double>& v) {
   return std::exp(log_sum / double(v.size()));
 }
 
-RunInfo run_info(int argc, const char* const* argv) {
-  int device = 0, driver = 0, runtime = 0;
-  SYMM_CUDA_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  SYMM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  SYMM_CUDA_CHECK(cudaDriverGetVersion(&driver));
-  SYMM_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-  auto version = [](int v) { return fmt::format("{}.{}", v / 1000, v % 1000 / 10); };
-  return RunInfo{command_line_of(argc, argv), git_commit_from_env(), prop.name, version(driver),
-                 version(runtime), 1, "none", utc_timestamp_now()};
-}
-
 }  // namespace
 
 std::vector<GemmShape> load_preset(const std::string& path, std::vector<int>& fewer_sms) {
@@ -201,7 +189,7 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
   SYMM_CUDA_CHECK(cudaGetDevice(&device_id));
   const auto limits = gemm::query_device_limits(device_id);
   CudaBenchDevice device(stream);
-  ResultsWriter results(run_info(argc, argv));
+  ResultsWriter results(collect_run_info(argc, argv, device_id));
 
   fmt::print("{:>6} {:>6} {:>6} {:>2} {:>5} {:>14} {:>3} {:>8} {:>8} {:>6} {:>6}", "M", "N", "K", "w",
              "dtype", "ours config", "spl", "ours TF", "cuBLAS", "ratio", "spread");

@@ -43,6 +43,9 @@ std::string git_commit_from_env();
 std::string utc_timestamp_now();
 // Everything above, asking CUDA for this rank's GPU and versions.
 RunInfo collect_run_info(int argc, const char* const* argv, const Runtime& runtime);
+// The same for a single-process program without a symmetric heap (world 1, transport
+// "none"), e.g. a benchmark of one GPU's kernels.
+RunInfo collect_run_info(int argc, const char* const* argv, int device);
 
 nlohmann::json to_json(const RunInfo& info);
 nlohmann::json to_json(const BenchResult& result);  // figures and every sample, in ms
