@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "check.hpp"
+#include "symm/host/cuda_check.hpp"
 #include "launch.hpp"
 #include "symm/common/error.hpp"
 #include "symm/gemm/tensor_maps.hpp"
@@ -59,7 +59,7 @@ DeviceLimits query_device_limits(int device) {
   DeviceLimits d;
   auto attr = [&](cudaDeviceAttr a, const char* name) {
     int v = 0;
-    detail::check_cuda(cudaDeviceGetAttribute(&v, a, device), name);
+    check_cuda(cudaDeviceGetAttribute(&v, a, device), name);
     return v;
   };
   d.sm_count = attr(cudaDevAttrMultiProcessorCount, "cudaDeviceGetAttribute(multiprocessors)");
@@ -71,7 +71,7 @@ DeviceLimits query_device_limits(int device) {
 }
 
 Gemm::Gemm(GemmOptions options) : options_(std::move(options)) {
-  detail::check_cuda(cudaGetDevice(&device_), "cudaGetDevice");
+  check_cuda(cudaGetDevice(&device_), "cudaGetDevice");
   limits_ = query_device_limits(device_);
   if (limits_.cc_major == 9 && limits_.cc_minor == 0)
     limits_.cluster2_blocks = detail::resident_blocks(kWgmmaConfigs.front(), limits_.sm_count);
@@ -84,10 +84,10 @@ Gemm::~Gemm() {
 void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream) {
   const WorkspaceLayout layout = workspace_layout(plan);
   if (layout.total() > workspace_bytes_) {
-    if (workspace_) detail::check_cuda(cudaFree(workspace_), "cudaFree(gemm workspace)");
+    if (workspace_) check_cuda(cudaFree(workspace_), "cudaFree(gemm workspace)");
     workspace_ = nullptr;
     workspace_bytes_ = 0;
-    detail::check_cuda(cudaMalloc(&workspace_, layout.total()), "cudaMalloc(gemm split-K workspace)",
+    check_cuda(cudaMalloc(&workspace_, layout.total()), "cudaMalloc(gemm split-K workspace)",
                        "set SYMM_GEMM_SPLITS=1 SYMM_GEMM_STREAM_K=0 to run without scratch");
     workspace_bytes_ = layout.total();
     counter_region_ = 0;
@@ -96,7 +96,7 @@ void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t
   // so they stay zero between launches of the same layout. Another layout may have put
   // partials where these counters live: zero them again.
   if (layout.counter_bytes != counter_region_) {
-    detail::check_cuda(cudaMemsetAsync(workspace_, 0, layout.counter_bytes, stream),
+    check_cuda(cudaMemsetAsync(workspace_, 0, layout.counter_bytes, stream),
                        "cudaMemsetAsync(gemm split-K counters)");
     counter_region_ = layout.counter_bytes;
   }
@@ -110,18 +110,18 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
   const auto plans = candidate_plans(p, options_, limits_, candidates);
   if (plans.size() < 2) return plan(p);
   cudaEvent_t start = nullptr, stop = nullptr;
-  detail::check_cuda(cudaEventCreate(&start), "cudaEventCreate");
-  detail::check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
+  check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+  check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
   float best_ms = 0;
   std::size_t best = 0;
   for (std::size_t i = 0; i < plans.size(); ++i) {
     run(p, plans[i], stream);  // warm-up (and workspace)
-    detail::check_cuda(cudaEventRecord(start, stream), "cudaEventRecord");
+    check_cuda(cudaEventRecord(start, stream), "cudaEventRecord");
     for (int r = 0; r < runs; ++r) run(p, plans[i], stream);
-    detail::check_cuda(cudaEventRecord(stop, stream), "cudaEventRecord");
-    detail::check_cuda(cudaEventSynchronize(stop), "cudaEventSynchronize (gemm tuning)");
+    check_cuda(cudaEventRecord(stop, stream), "cudaEventRecord");
+    check_cuda(cudaEventSynchronize(stop), "cudaEventSynchronize (gemm tuning)");
     float ms = 0;
-    detail::check_cuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    check_cuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
     if (i == 0 || ms < best_ms) best_ms = ms, best = i;
   }
   cudaEventDestroy(start);

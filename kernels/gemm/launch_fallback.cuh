@@ -1,6 +1,7 @@
 #pragma once
 // Launch glue of the portable mma.sync kernel for one (input, output, B layout).
-#include "check.hpp"
+#include "symm/common/error.hpp"
+#include "symm/host/cuda_check.hpp"
 #include "launch.hpp"
 #include "symm/gemm/fallback.cuh"
 

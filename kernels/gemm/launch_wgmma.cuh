@@ -5,7 +5,8 @@
 #include <string>
 #include <tuple>
 
-#include "check.hpp"
+#include "symm/common/error.hpp"
+#include "symm/host/cuda_check.hpp"
 #include "launch.hpp"
 #include "symm/gemm/persistent_gemm.cuh"
 

@@ -3,31 +3,17 @@
 #include "symm/gemm/tensor_maps.hpp"
 
 #include <cuda_runtime_api.h>
-#include <cudaTypedefs.h>
 #include <fmt/format.h>
 
-#include <mutex>
-
-#include "check.hpp"
 #include "symm/common/error.hpp"
+#include "symm/host/cuda_check.hpp"
 
 namespace symm::gemm {
 namespace {
 
-PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void* ptr = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    detail::check_cuda(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000,
-                                                cudaEnableDefault, &found),
-               "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)",
-               "the driver must support CUDA 12.0 or later");
-    if (found != cudaDriverEntryPointSuccess || !ptr)
-      throw Error("symm gemm: the driver has no cuTensorMapEncodeTiled (CUDA >= 12.0 needed)");
-    fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(ptr);
-  });
+// Looked up once: the driver is reached through its entry points, never linked.
+auto* encode_fn() {
+  static auto* fn = SYMM_DRIVER_FUNCTION(cuTensorMapEncodeTiled);
   return fn;
 }
 
