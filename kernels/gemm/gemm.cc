@@ -8,6 +8,7 @@
 #include <string>
 
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/runtime.hpp"
 #include "launch.hpp"
 #include "symm/common/error.hpp"
 #include "symm/gemm/tensor_maps.hpp"
@@ -15,7 +16,6 @@
 namespace symm::gemm {
 namespace {
 
-constexpr std::uint64_t kDefaultWaitTimeoutMs = 10'000;
 
 const char* env(const char* name) {
   const char* v = std::getenv(name);
@@ -31,9 +31,6 @@ int env_int(const char* name, int fallback) {
   return int(x);
 }
 
-std::uint64_t wait_timeout_ns() {
-  return std::uint64_t(env_int("SYMM_WAIT_TIMEOUT_MS", int(kDefaultWaitTimeoutMs))) * 1'000'000ull;
-}
 
 }  // namespace
 
@@ -102,7 +99,6 @@ void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t
   }
   ws.counters = static_cast<int*>(workspace_);
   ws.partials = reinterpret_cast<float*>(static_cast<char*>(workspace_) + layout.counter_bytes);
-  ws.timeout_ns = wait_timeout_ns();
 }
 
 Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int runs) {
@@ -146,6 +142,7 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   params.sched = plan.sched;
   params.m = int(p.m);
   params.n = int(p.n);
+  params.wait_timeout_ns = device_wait_timeout_ns();
   detail::WgmmaLaunch launch{plan.config, plan.num_blocks, 0};
   if (workspace_bytes(plan) > 0) {  // blocks wait for each other: all must be resident
     prepare_workspace(plan, params.splitk, stream);

@@ -82,11 +82,16 @@ RuntimeOptions RuntimeOptions::from_env() {
   return options;
 }
 
+std::uint64_t device_wait_timeout_ns() {
+  const auto ms = env_unsigned("SYMM_WAIT_TIMEOUT_MS",
+                               "milliseconds a device-side wait may spin before it reports and traps");
+  return ms.value_or(device::kDefaultWaitTimeoutMs) * 1'000'000;
+}
+
 Runtime::Runtime(Team& team, const RuntimeOptions& options)
     : team_(team),
       device_(select_device(team)),
-      wait_timeout_ms_(env_unsigned("SYMM_WAIT_TIMEOUT_MS", "milliseconds a device-side wait may "
-                                                            "spin before it reports and traps")) {
+      wait_timeout_ns_(device_wait_timeout_ns()) {
   cudaDeviceProp properties{};
   check_cuda(cudaGetDeviceProperties(&properties, device_), "cudaGetDeviceProperties");
   device_name_ = properties.name;
@@ -104,6 +109,16 @@ Runtime::~Runtime() = default;
 void Runtime::barrier(cudaStream_t stream) {
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (Runtime::barrier)");
   team_.barrier();
+}
+
+device::Context Runtime::context() const {
+  device::Context context;
+  context.rank = rank();
+  context.world = world();
+  context.bases = heap_->device_bases();
+  context.heap_size = heap_->size();
+  context.wait_timeout_ns = wait_timeout_ns_;
+  return context;
 }
 
 }  // namespace symm

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "symm/device/context.cuh"
 #include "symm/gemm/scheduler.hpp"
 
 namespace symm::gemm {
@@ -14,7 +15,6 @@ namespace symm::gemm {
 struct SplitKWorkspace {
   float* partials = nullptr;
   int* counters = nullptr;
-  std::uint64_t timeout_ns = 0;  // bound on the last split's wait (SYMM_WAIT_TIMEOUT_MS)
 };
 
 struct WgmmaParams {
@@ -24,6 +24,9 @@ struct WgmmaParams {
   TileScheduler sched;
   SplitKWorkspace splitk;
   int m = 0, n = 0;  // C extent, for the hook's clipped tile sizes
+  // Bound on every wait in the kernel (pipeline barriers, split-K arrivals); the host
+  // sets it from SYMM_WAIT_TIMEOUT_MS (device_wait_timeout_ns()).
+  std::uint64_t wait_timeout_ns = device::kDefaultWaitTimeoutMs * 1'000'000;
 };
 
 struct FallbackParams {

@@ -60,19 +60,19 @@ struct TmaProducer {
     WorkUnit w;
     while (p.sched.next(cursor, workers, rank, w)) {
       for (int kb = w.k_begin; kb < w.k_end; ++kb) {
-        ptx::mbarrier_wait(&s.empty[pos.stage], pos.phase ^ 1);
+        ptx::mbarrier_wait_bounded(&s.empty[pos.stage], pos.phase ^ 1, p.wait_timeout_ns);
         ptx::mbarrier_arrive_expect_tx(&s.full[pos.stage], STAGE_BYTES);
         load_stage(p, s, pos.stage, w.tile_m, w.tile_n, kb, rank);
         pos.advance();
       }
     }
-    // With a cluster, the other block's consumers arrive on this block's barriers and its
-    // producer writes into this block's stages: stay until every stage is released.
-    if constexpr (Cfg::CLUSTER_M > 1) {
-      for (int i = 0; i < Cfg::STAGES; ++i) {
-        ptx::mbarrier_wait(&s.empty[pos.stage], pos.phase ^ 1);
-        pos.advance();
-      }
+    // Stay until the consumers have released every stage: with a cluster, the other
+    // block's consumers arrive on this block's barriers and its producer writes into this
+    // block's stages; and a stage whose data never arrives (a TMA fault) ends the kernel
+    // here, through the bounded wait, instead of hanging the consumers' unbounded one.
+    for (int i = 0; i < Cfg::STAGES; ++i) {
+      ptx::mbarrier_wait_bounded(&s.empty[pos.stage], pos.phase ^ 1, p.wait_timeout_ns);
+      pos.advance();
     }
   }
 };

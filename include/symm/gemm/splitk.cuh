@@ -106,7 +106,7 @@ struct TileFixup {
           split ? split_slot(p, w, i, wg) : block_slot((worker + 1 + i) * Cfg::CLUSTER_M + rank, wg);
       if (!split || i == 0) {  // split-K: one counter for all; stream-K: one flag each
         if (t == 0)
-          wait_and_reset(counters[split ? tile_counter : slot], split ? count : 1, p.splitk.timeout_ns);
+          wait_and_reset(counters[split ? tile_counter : slot], split ? count : 1, p.wait_timeout_ns);
         ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
       }
       add(acc, p, slot, t);

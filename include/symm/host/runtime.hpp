@@ -33,6 +33,10 @@ struct RuntimeOptions {
   static RuntimeOptions from_env();
 };
 
+// The budget of every device-side wait, in ns: SYMM_WAIT_TIMEOUT_MS, or
+// device::kDefaultWaitTimeoutMs when unset. A malformed value is a symm::Error.
+std::uint64_t device_wait_timeout_ns();
+
 class Runtime {
  public:
   // Collective. Selects GPU SYMM_LOCAL_RANK % device count (the rank when unset),
@@ -51,8 +55,7 @@ class Runtime {
   Heap& heap() { return *heap_; }
   const Heap& heap() const { return *heap_; }
 
-  // What kernels receive: rank, world, the device base table, heap size, wait budget
-  // (SYMM_WAIT_TIMEOUT_MS). Defined in a .cu file: include symm/device/context.cuh.
+  // What kernels receive: rank, world, the device base table, heap size, wait budget.
   device::Context context() const;
 
   // Waits for `stream`, then for every rank to get here.
@@ -63,7 +66,7 @@ class Runtime {
   int device_ = 0;
   int sm_count_ = 0;
   std::string device_name_;
-  std::optional<std::uint64_t> wait_timeout_ms_;  // SYMM_WAIT_TIMEOUT_MS; unset: Context's default
+  std::uint64_t wait_timeout_ns_ = 0;  // device_wait_timeout_ns()
   std::unique_ptr<Heap> heap_;
 };
 

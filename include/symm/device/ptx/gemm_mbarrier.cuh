@@ -36,8 +36,24 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint64_t* bar, std:
 
 // Spins until the phase with parity `parity` has completed. A freshly initialised barrier
 // counts as having completed the phase before phase 0, so waiting for parity 1 passes.
+// No bound of its own: for the consumer warpgroups, whose registers are too tight for a
+// clock (the largest tiles spill). The producer's bounded waits end a kernel whose
+// consumers never see a stage arrive (persistent_gemm.cuh's drain).
 __device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
   while (!cuda::ptx::mbarrier_try_wait_parity(bar, parity)) {
+  }
+}
+
+// The same, bounded. The clock is read only once the first try fails, so a ready stage
+// costs nothing more.
+// Past `timeout_ns` it traps without printing: a printf anywhere in a GEMM kernel makes
+// ptxas serialise every wgmma (C7510); the host sees the launch fail at its next sync.
+__device__ __forceinline__ void mbarrier_wait_bounded(std::uint64_t* bar, std::uint32_t parity,
+                                                      std::uint64_t timeout_ns) {
+  if (cuda::ptx::mbarrier_try_wait_parity(bar, parity)) return;
+  const std::uint64_t start = cuda::ptx::get_sreg_globaltimer();
+  while (!cuda::ptx::mbarrier_try_wait_parity(bar, parity)) {
+    if (cuda::ptx::get_sreg_globaltimer() - start > timeout_ns) __trap();
   }
 }
 
