@@ -139,6 +139,7 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   params.a = maps.a;
   params.b = maps.b;
   params.c = maps.c;
+  params.c_tail = maps.c_tail;
   params.sched = plan.sched;
   params.m = int(p.m);
   params.n = int(p.n);

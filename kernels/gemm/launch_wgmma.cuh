@@ -12,12 +12,17 @@
 
 namespace symm::gemm::detail {
 
-// Calls f.operator()<Cfg>() for the built configuration described by c; false if none.
-template <class F>
+// Calls f.operator()<Cfg>() for the built configuration described by c, if it takes B
+// in layout BL (kernels exist only for those); false if there is none.
+template <BLayout BL, class F>
 bool with_config(const KernelConfig& c, F&& f) {
   bool found = false;
+  auto visit = [&]<class Cfg>() {
+    if constexpr (Cfg::desc.supports(BL))
+      if (!found && Cfg::desc == c) f.template operator()<Cfg>(), found = true;
+  };
   [&]<class... Cfg>(std::tuple<Cfg...>*) {
-    ((!found && Cfg::desc == c ? (f.template operator()<Cfg>(), found = true) : false), ...);
+    (visit.template operator()<Cfg>(), ...);
   }(static_cast<WgmmaConfigs*>(nullptr));
   return found;
 }
@@ -65,7 +70,7 @@ struct KernelLaunch {
 
 template <DType IN, DType OUT, BLayout BL>
 void launch_wgmma_typed(const WgmmaLaunch& launch, const WgmmaParams& params, cudaStream_t stream) {
-  const bool built = with_config(launch.config, [&]<class Cfg>() {
+  const bool built = with_config<BL>(launch.config, [&]<class Cfg>() {
     KernelLaunch<Cfg, IN, OUT, BL> l(launch.grid, stream);
     if (launch.resident_limit > 0 && l.resident_blocks(launch.resident_limit) < launch.grid)
       throw Error("symm gemm: split-K/stream-K needs all " + std::to_string(launch.grid) +
@@ -75,13 +80,15 @@ void launch_wgmma_typed(const WgmmaLaunch& launch, const WgmmaParams& params, cu
     check_cuda(cudaLaunchKernelEx(&l.config, l.kernel, params, NoEpilogueHook{}),
                "cudaLaunchKernelEx(persistent_gemm_kernel)");
   });
-  if (!built) throw Error("symm gemm: configuration " + to_string(launch.config) + " is not built");
+  if (!built)
+    throw Error("symm gemm: configuration " + to_string(launch.config) + " is not built for B as " +
+                std::string(to_string(BL)));
 }
 
 template <DType IN, DType OUT, BLayout BL>
 int resident_blocks_typed(const KernelConfig& config, int sm_count) {
   int blocks = 0;
-  if (!with_config(config, [&]<class Cfg>() {
+  if (!with_config<BL>(config, [&]<class Cfg>() {
         blocks = KernelLaunch<Cfg, IN, OUT, BL>(sm_count, nullptr).resident_blocks(sm_count);
       }))
     throw Error("symm gemm: configuration " + to_string(config) + " is not built");

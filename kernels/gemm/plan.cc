@@ -27,7 +27,7 @@ struct Candidate {
 };
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00},    {{256, 128, 64, 4}, 0.99},    {{128, 192, 64, 4}, 0.99},
-    {{128, 128, 64, 6}, 0.94},    {{128, 256, 64, 4, 2}, 0.65}, {{128, 192, 64, 4, 2}, 0.65},
+    {{128, 144, 64, 5}, 0.96},    {{128, 128, 64, 6}, 0.94},    {{128, 256, 64, 4, 2}, 0.65}, {{128, 192, 64, 4, 2}, 0.65},
     {{256, 128, 64, 4, 2}, 0.65}};
 constexpr int kMaxSplits = 16;
 constexpr int kMinKItersPerSplit = 8;
@@ -37,6 +37,10 @@ constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K it
 constexpr double kPartialKIters = 4.0;
 // Split only for a predicted gain of 3 % or more: the model ignores the waits.
 constexpr double kMinSplitGain = 0.97;
+// A stream-K range starts its tiles at other K positions than the tiles sharing their A
+// rows and B columns, so L2 serves it less (run 3: DRAM-bound on skinny shards): its
+// iterations are charged 1.3 (an estimate; the tuner measures).
+constexpr double kStreamKIterCost = 1.3;
 
 bool is_built(const KernelConfig& c) {
   return std::find(kWgmmaConfigs.begin(), kWgmmaConfigs.end(), c) != kWgmmaConfigs.end();
@@ -65,11 +69,23 @@ TileScheduler schedule(const KernelConfig& c, const GemmProblem& p, int splits, 
   return TileScheduler::make(p.m, p.n, p.k, c.blk_m, c.blk_n, c.blk_k, splits, gsize_m, c.cluster_m);
 }
 
-// Stream-K pays off, and keeps L2 reuse, only for few tiles: at most two waves of them.
-bool stream_k_fits(const TileScheduler& s, int workers) {
-  return workers > 0 && s.num_work_tiles() < 2 * workers &&
-         s.total_iters() >= std::int64_t(workers) * kMinKItersPerSplit &&
-         s.total_iters() <= std::numeric_limits<std::int32_t>::max();
+// Stream-K over `workers`: every full wave of tiles but the last goes data-parallel, and
+// the last one to two waves' worth are cut into equal ranges, so no wave runs part-empty.
+TileScheduler stream_k_schedule(TileScheduler s, int workers) {
+  const int waves = workers > 0 ? s.num_work_tiles() / workers : 0;
+  s.stream_k_workers = workers;
+  s.dp_tiles = waves >= 2 ? (waves - 1) * workers : 0;
+  return s;
+}
+
+// Whether stream-K can run s, and (unless forced) may help: there is a partial wave to
+// even out after at least one data-parallel wave. Stream-K over every tile lost to
+// split-K by up to 1.6x on skinny shards (docs/gemm.md, run 3): L2 stopped serving A.
+bool stream_k_fits(const TileScheduler& s, int workers, bool forced) {
+  if (workers <= 0 || s.stream_k_iters() < std::int64_t(workers) * kMinKItersPerSplit ||
+      s.total_iters() > std::numeric_limits<std::int32_t>::max())
+    return false;
+  return forced || (s.dp_tiles > 0 && s.num_work_tiles() % workers != 0);
 }
 
 // The decomposition of config c (data-parallel, split-K or stream-K) with the lowest cost.
@@ -78,9 +94,8 @@ TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const G
   const TileScheduler unsplit = schedule(c, p, 1, o.gsize_m);
   if (o.k_splits > 0) return schedule(c, p, std::min(o.k_splits, unsplit.k_iters), o.gsize_m);
   const int workers = blocks / c.cluster_m;
-  TileScheduler stream = unsplit;
-  stream.stream_k_workers = workers;
-  if (o.stream_k == 1 && stream_k_fits(stream, workers)) return stream;
+  const TileScheduler stream = stream_k_schedule(unsplit, workers);
+  if (o.stream_k == 1 && stream_k_fits(stream, workers, true)) return stream;
   const double base = predicted_cost(c, unsplit, blocks);
   TileScheduler best = unsplit;
   double best_cost = base;
@@ -90,7 +105,7 @@ TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const G
     const double cost = predicted_cost(c, split, blocks);
     if (cost < best_cost && cost < kMinSplitGain * base) best = split, best_cost = cost;
   }
-  if (o.stream_k != 0 && stream_k_fits(stream, workers)) {
+  if (o.stream_k != 0 && stream_k_fits(stream, workers, false)) {
     const double cost = predicted_cost(c, stream, blocks);
     if (cost < best_cost && cost < kMinSplitGain * base) best = stream;
   }
@@ -145,6 +160,10 @@ std::string can_implement(const KernelConfig& c, const GemmProblem& p, const Dev
   if (d.cc_major != 9 || d.cc_minor != 0)
     return fmt::format("WGMMA kernels are built for sm_90a; this device is sm_{}{}", d.cc_major, d.cc_minor);
   if (!is_built(c)) return fmt::format("configuration {} is not built into the library", to_string(c));
+  if (!c.supports(p.b_layout))
+    return fmt::format("configuration {} takes B as N x K only (its {}-column tiles are not whole "
+                       "64-column TMA boxes of a K x N B); pick a tile width that is a multiple of 64",
+                       to_string(c), c.blk_n);
   if (c.smem_bytes() > d.max_smem_per_block)
     return fmt::format("configuration {} needs {} B of shared memory per block; the device allows {}",
                        to_string(c), c.smem_bytes(), d.max_smem_per_block);
@@ -156,8 +175,11 @@ double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blo
   const int workers = std::max(1, num_blocks / c.cluster_m);
   double busiest = 0;  // K-iteration equivalents of the busiest block
   if (s.stream_k()) {
-    const double tiles = std::ceil(double(s.num_work_tiles()) / workers);
-    busiest = std::ceil(double(s.total_iters()) / workers) + 2 * kPartialKIters + tiles * kEpilogueKIters;
+    const double dp_waves = double(s.dp_tiles / workers);
+    const double sk_tiles = std::ceil(double(s.num_work_tiles() - s.dp_tiles) / workers) + 1;
+    busiest = dp_waves * (s.k_iters + kEpilogueKIters) +
+              kStreamKIterCost * std::ceil(double(s.stream_k_iters()) / workers) +
+              2 * kPartialKIters + sk_tiles * kEpilogueKIters;
   } else {
     const double waves = std::ceil(double(s.num_units()) / workers);
     const double extra = kEpilogueKIters + kPartialKIters * (s.k_splits - 1);
@@ -188,7 +210,17 @@ std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, co
   for (const auto& cand : kCandidates) {
     if (!cluster_allowed(cand.config, o) || !can_implement(cand.config, p, d).empty()) continue;
     Plan plan = wgmma_plan(cand.config, p, o, d, "heuristic: fewest predicted K iterations per block");
-    // Split-K's cost is the least certain part of the model: its neighbours compete too.
+    // Split-K's and stream-K's costs are the least certain part of the model: the split
+    // factors next to the model's, and stream-K, compete too.
+    const int workers = blocks_for(cand.config, o, d) / cand.config.cluster_m;
+    const TileScheduler stream = stream_k_schedule(schedule(cand.config, p, 1, o.gsize_m), workers);
+    if (o.stream_k == -1 && o.k_splits == 0 && !plan.sched.stream_k() &&
+        stream_k_fits(stream, workers, false)) {
+      Plan variant = plan;
+      variant.sched = stream;
+      variant.num_blocks = workers * cand.config.cluster_m;
+      scored.emplace_back(predicted_cost(cand.config, stream, variant.num_blocks), variant);
+    }
     const int splits = plan.sched.k_splits;
     for (int other : {splits - 1, splits + 1}) {
       if (plan.sched.stream_k() || o.k_splits > 0 || splits == 1 || other < 1) continue;

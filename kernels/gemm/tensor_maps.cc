@@ -23,10 +23,18 @@ CUtensorMapDataType tma_type(DType t) {
                             : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
 }
 
+// The swizzle whose span is a box row of `bytes` (32, 64 or 128).
+CUtensorMapSwizzle swizzle_for(int bytes) {
+  return bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+         : bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                       : CU_TENSOR_MAP_SWIZZLE_128B;
+}
+
 // A rows x cols row-major tensor with a row stride of `ld` elements, read or written in
-// (box_rows, box_cols) boxes.
+// (box_rows, box_cols) boxes whose rows are swizzled over their width (at most 128 B).
 CUtensorMap tile_map(const void* base, DType type, std::int64_t rows, std::int64_t cols,
                      std::int64_t ld, int box_rows, int box_cols, const char* name) {
+  const int box_bytes = box_cols * dtype_bytes(type);
   CUtensorMap map{};
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
   const cuuint64_t strides[1] = {cuuint64_t(ld) * dtype_bytes(type)};
@@ -34,7 +42,7 @@ CUtensorMap tile_map(const void* base, DType type, std::int64_t rows, std::int64
   const cuuint32_t elem_strides[2] = {1, 1};
   const CUresult r = encode_fn()(&map, tma_type(type), 2, const_cast<void*>(base), dims, strides,
                                  box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                 CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                 swizzle_for(box_bytes), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw Error(fmt::format("symm gemm: cuTensorMapEncodeTiled({}: {} x {}, ld {}, box {} x {}) "
@@ -52,8 +60,12 @@ OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& c) {
   maps.b = p.b_layout == BLayout::nk
                ? tile_map(p.b, p.in_dtype, p.n, p.k, p.ldb, c.blk_n / c.cluster_m, c.blk_k, "B (N x K)")
                : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kRowElems, "B (K x N)");
-  maps.c = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows,
-                    kSwizzleBytes / dtype_bytes(p.out_dtype), "C");
+  const int c_cols = kSwizzleBytes / dtype_bytes(p.out_dtype);
+  maps.c = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows, c_cols, "C");
+  // The epilogue's narrower last piece of tiles that are not whole 128-byte chunks wide.
+  maps.c_tail = c.blk_n % c_cols == 0
+                    ? maps.c
+                    : tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows, c.blk_n % c_cols, "C");
   return maps;
 }
 

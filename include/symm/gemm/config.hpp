@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "symm/gemm/scheduler.hpp"
+#include "symm/gemm/types.hpp"
 
 namespace symm::gemm {
 
@@ -42,6 +43,9 @@ struct KernelConfig {
   int blk_m = 0, blk_n = 0, blk_k = 0, stages = 0;
   int cluster_m = 1;  // blocks per cluster (along M) sharing B tiles by TMA multicast
   constexpr int smem_bytes() const { return smem_budget(blk_m, blk_n, blk_k, stages).total(); }
+  // B as K x N arrives in TMA boxes of 64 columns; tile widths between (144 for N = 576
+  // shards) take B as N x K only.
+  constexpr bool supports(BLayout layout) const { return layout == BLayout::nk || blk_n % 64 == 0; }
   constexpr bool operator==(const KernelConfig&) const = default;
 };
 
@@ -59,7 +63,8 @@ struct TileConfig {
 
   static_assert(BLK_K * 2 == kSwizzleBytes, "a K row of the tile is one 128-byte swizzle row");
   static_assert(WG_M % 64 == 0 && WG_M <= 128, "a consumer owns one or two m64 row blocks");
-  static_assert(BLK_N % 64 == 0 && BLK_N <= 256, "wgmma N is 64..256; TMA boxes are 64 wide");
+  static_assert(BLK_N % 16 == 0 && BLK_N >= 64 && BLK_N <= 256,
+                "wgmma N is 64..256; the epilogue's last piece is 32 or 64 bytes wide");
   static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box spans at most 256 rows");
   static_assert(WG_M / 64 * BLK_N / 2 <= 128, "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");
@@ -73,7 +78,8 @@ struct TileConfig {
 using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4, 2>, TileConfig<128, 192, 64, 4, 2>,
                                 TileConfig<256, 128, 64, 4, 2>, TileConfig<128, 256, 64, 4>,
                                 TileConfig<256, 128, 64, 4>,
-                                TileConfig<128, 192, 64, 4>, TileConfig<128, 128, 64, 6>,
+                                TileConfig<128, 192, 64, 4>, TileConfig<128, 144, 64, 5>,
+                                TileConfig<128, 128, 64, 6>,
                                 TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,
                                 TileConfig<256, 64, 64, 2>, TileConfig<256, 64, 64, 3>,
                                 TileConfig<256, 128, 64, 2>, TileConfig<256, 128, 64, 3>>;
@@ -86,9 +92,9 @@ struct ConfigCatalog<std::tuple<Cfg...>> {
 };
 inline constexpr auto kWgmmaConfigs = ConfigCatalog<WgmmaConfigs>::all;
 
-// The portable mma.sync kernel: (128, 256, 64) tiles, 8 warps of (64, 64), 3 stages.
+// The portable mma.sync kernel: (128, 256, 64) tiles, 8 warps of (64, 64), 4 stages.
 struct FallbackConfig {
-  static constexpr int BLK_M = 128, BLK_N = 256, BLK_K = 64, STAGES = 3;
+  static constexpr int BLK_M = 128, BLK_N = 256, BLK_K = 64, STAGES = 4;
   static constexpr int WARPS_M = 2, WARPS_N = 4, THREADS = WARPS_M * WARPS_N * 32;
   static constexpr int WARP_M = BLK_M / WARPS_M, WARP_N = BLK_N / WARPS_N;
   static constexpr int SMEM_BYTES = STAGES * (BLK_M + BLK_N) * BLK_K * 2;

@@ -6,6 +6,7 @@
 // kAligned: operands are 16-byte aligned with ld % 8 == 0, so tiles arrive by cp.async
 // (zero-filled past the edges); otherwise element by element with bounds checks.
 #include <cstdint>
+#include <type_traits>
 
 #include "symm/device/ptx/gemm_mma_sync.cuh"
 #include "symm/gemm/config.hpp"
@@ -19,7 +20,9 @@ struct FallbackGemm {
   using Cfg = FallbackConfig;
   static constexpr int A_BYTES = Cfg::BLK_M * Cfg::BLK_K * 2;  // (BLK_M, BLK_K): rows of 128 B
   static constexpr int B_BYTES = Cfg::BLK_N * Cfg::BLK_K * 2;  // nk: (BLK_N, BLK_K); kn: (BLK_K, BLK_N)
+  static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
   static constexpr int MI = Cfg::WARP_M / 16, NI = Cfg::WARP_N / 8;  // mma tiles per warp
+  static constexpr int K_STEPS = Cfg::BLK_K / 16;                   // k16 steps per stage
 
   // 16-byte unit `chunk` of row `row`, swizzled so that the 8 rows ldmatrix reads (and
   // the 8 units a quarter-warp of cp.async writes) fall in 8 different bank groups.
@@ -31,74 +34,109 @@ struct FallbackGemm {
     return k * Cfg::BLK_N * 2 + ((chunk ^ (k & 7)) << 4);
   }
 
-  // 8 elements at (row, col) of a rows x cols operand -> 16 bytes of shared memory.
-  __device__ static void load_chunk(std::uint8_t* smem, int offset, const In* g, std::int64_t ld,
-                                    int row, int col, int rows, int cols) {
-    const bool row_ok = row < rows;
+  // 8 elements from src, of which the first `valid` exist (none if <= 0) -> 16 bytes at dst.
+  // `any` is a valid address for the cp.async that reads nothing.
+  __device__ static void load_chunk(std::uint8_t* dst, const In* src, int valid, const In* any) {
     if constexpr (kAligned) {
-      const int valid = row_ok ? (cols - col < 8 ? cols - col : 8) : 0;
-      const In* src = valid > 0 ? g + row * ld + col : g;
-      ptx::cp_async_16_zfill(ptx::smem_addr(smem + offset), src, valid > 0 ? valid * 2 : 0);
+      const int bytes = valid <= 0 ? 0 : valid < 8 ? 2 * valid : 16;
+      ptx::cp_async_16_zfill(ptx::smem_addr(dst), bytes > 0 ? src : any, bytes);
     } else {
       alignas(16) In v[8];
 #pragma unroll
-      for (int i = 0; i < 8; ++i) v[i] = row_ok && col + i < cols ? g[row * ld + col + i] : In(0.f);
-      *reinterpret_cast<uint4*>(smem + offset) = *reinterpret_cast<const uint4*>(v);
+      for (int i = 0; i < 8; ++i) v[i] = i < valid ? src[i] : In(0.f);
+      *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(v);
     }
   }
 
-  // Stage <- A rows [m0, m0 + BLK_M) and B columns [n0, n0 + BLK_N), K from k0.
-  __device__ static void load_stage(const FallbackParams& p, std::uint8_t* a, std::uint8_t* b,
-                                    int m0, int n0, int k0) {
-    const In* ga = static_cast<const In*>(p.a);
-    const In* gb = static_cast<const In*>(p.b);
-    constexpr int K_CHUNKS = Cfg::BLK_K / 8;
-    for (int c = threadIdx.x; c < Cfg::BLK_M * K_CHUNKS; c += Cfg::THREADS) {
-      const int row = c / K_CHUNKS, ch = c % K_CHUNKS;
-      load_chunk(a, k_major_offset(row, ch), ga, p.lda, m0 + row, k0 + ch * 8, p.m, p.k);
+  // This thread's column of 16-byte chunks of one operand tile (ROWS x ROW_CHUNKS chunks):
+  // unit t % ROW_CHUNKS of rows t / ROW_CHUNKS + j * ROW_STEP. ROW_STEP is a multiple of 8,
+  // so every chunk has chunk 0's swizzle and lies j * ROW_STEP rows after it in smem.
+  // K_ROWS: K runs along the rows (kn B), else along the columns (A, nk B).
+  template <int ROWS, int ROW_CHUNKS, bool K_ROWS>
+  struct Column {
+    static constexpr int ROW_STEP = Cfg::THREADS / ROW_CHUNKS, CHUNKS = ROWS / ROW_STEP;
+    static_assert(ROW_STEP % 8 == 0 && ROWS % ROW_STEP == 0, "whole swizzle atoms per chunk row");
+    const In* src;      // chunk 0 of the next k-tile
+    std::int64_t step;  // ROW_STEP matrix rows
+    int rows, cols;     // matrix rows / columns from chunk 0's first element on
+    int smem;           // chunk 0's offset in the tile
+
+    // Tile at (row0, col0) of an nrows x ncols matrix.
+    __device__ Column(const In* g, std::int64_t ld, int row0, int col0, int nrows, int ncols) {
+      const int row = threadIdx.x / ROW_CHUNKS, unit = threadIdx.x % ROW_CHUNKS;
+      src = g + (row0 + row) * ld + col0 + unit * 8;
+      step = ROW_STEP * ld;
+      rows = nrows - row0 - row;
+      cols = ncols - col0 - unit * 8;
+      smem = K_ROWS ? kn_offset(row, unit) : k_major_offset(row, unit);
     }
-    if constexpr (BL == BLayout::nk) {
-      for (int c = threadIdx.x; c < Cfg::BLK_N * K_CHUNKS; c += Cfg::THREADS) {
-        const int row = c / K_CHUNKS, ch = c % K_CHUNKS;
-        load_chunk(b, k_major_offset(row, ch), gb, p.ldb, n0 + row, k0 + ch * 8, p.n, p.k);
+    // Chunks [j0, j1) of the next k-tile into `tile`.
+    __device__ void load(std::uint8_t* tile, int j0, int j1, const In* any) const {
+      const In* s = src + j0 * step;
+#pragma unroll
+      for (int j = j0; j < j1; ++j, s += step)
+        load_chunk(tile + smem + j * ROW_STEP * (ROW_CHUNKS * 16), s, j * ROW_STEP < rows ? cols : 0, any);
+    }
+    __device__ void advance() {
+      if constexpr (K_ROWS) {
+        src += CHUNKS * step, rows -= ROWS;
+      } else {
+        src += Cfg::BLK_K, cols -= Cfg::BLK_K;
       }
-    } else {
-      constexpr int N_CHUNKS = Cfg::BLK_N / 8;
-      for (int c = threadIdx.x; c < Cfg::BLK_K * N_CHUNKS; c += Cfg::THREADS) {
-        const int k = c / N_CHUNKS, ch = c % N_CHUNKS;
-        load_chunk(b, kn_offset(k, ch), gb, p.ldb, k0 + k, n0 + ch * 8, p.k, p.n);
-      }
+    }
+  };
+
+  // A stage's loads, spread over k16 steps 0 .. PARTS - 1 of a k-tile: part `part` is this
+  // thread's chunks [part * PER_PART, (part + 1) * PER_PART) of A's column then B's.
+  using AColumn = Column<Cfg::BLK_M, Cfg::BLK_K / 8, false>;
+  using BColumn = std::conditional_t<BL == BLayout::nk, Column<Cfg::BLK_N, Cfg::BLK_K / 8, false>,
+                                     Column<Cfg::BLK_K, Cfg::BLK_N / 8, true>>;
+  static constexpr int PARTS = K_STEPS - 1;
+  static constexpr int PER_PART = (AColumn::CHUNKS + BColumn::CHUNKS + PARTS - 1) / PARTS;
+  struct Loader {
+    AColumn a;
+    BColumn b;
+    const In *any_a, *any_b;
+
+    __device__ void load(std::uint8_t* stage, int part) const {
+      const int lo = part * PER_PART, hi = lo + PER_PART, na = AColumn::CHUNKS;
+      a.load(stage, lo, hi < na ? hi : na, any_a);
+      b.load(stage + A_BYTES, lo > na ? lo - na : 0, hi - na < BColumn::CHUNKS ? hi - na : BColumn::CHUNKS,
+             any_b);
+    }
+    __device__ void advance() { a.advance(), b.advance(); }
+  };
+
+  // One k16 step's A and B fragments of this warp.
+  struct Frags {
+    std::uint32_t a[MI][4], b[NI][2];
+  };
+  // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8; a_lane / b_lane are its
+  // offsets at k16 step 0 (and nj = 0). Moving a k-major lane by 2 ks 16-byte units XORs its
+  // offset with ks << 5 (rows 16 apart share the swizzle); a kn lane moves by 2 nj units,
+  // within the 8 units (one swizzle row) of its warp's 64 columns.
+  static_assert(BL == BLayout::nk || Cfg::WARP_N == 64, "a kn warp's columns are one swizzle row");
+  __device__ static void load_frags(Frags& f, std::uint32_t stage, int ks, int a_lane, int b_lane) {
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi)
+      ptx::ldmatrix_x4(f.a[mi], stage + (a_lane ^ (ks << 5)) + mi * 16 * Cfg::BLK_K * 2);
+#pragma unroll
+    for (int nj = 0; nj < NI / 2; ++nj) {
+      std::uint32_t x[4];
+      if constexpr (BL == BLayout::nk)
+        ptx::ldmatrix_x4(x, stage + A_BYTES + (b_lane ^ (ks << 5)) + nj * 16 * Cfg::BLK_K * 2);
+      else
+        ptx::ldmatrix_x4_trans(x, stage + A_BYTES + (b_lane ^ (nj << 5)) + ks * 16 * Cfg::BLK_N * 2);
+      f.b[2 * nj][0] = x[0], f.b[2 * nj][1] = x[1], f.b[2 * nj + 1][0] = x[2], f.b[2 * nj + 1][1] = x[3];
     }
   }
 
-  // acc += this warp's (WARP_M, WARP_N) share of one stage.
-  __device__ static void compute_stage(float (&acc)[MI][NI][4], const std::uint8_t* a,
-                                       const std::uint8_t* b, int wm, int wn, int lane) {
-    const int q = lane / 8, r = lane % 8;
+  __device__ static void mma(float (&acc)[MI][NI][4], const Frags& f) {
 #pragma unroll
-    for (int ks = 0; ks < Cfg::BLK_K / 16; ++ks) {
-      std::uint32_t af[MI][4], bf[NI][2];
+    for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
-      for (int mi = 0; mi < MI; ++mi)
-        ptx::ldmatrix_x4(af[mi], ptx::smem_addr(a + k_major_offset(wm * Cfg::WARP_M + mi * 16 +
-                                                                     (q % 2) * 8 + r,
-                                                                 ks * 2 + q / 2)));
-#pragma unroll
-      for (int nj = 0; nj < NI / 2; ++nj) {
-        std::uint32_t x[4];
-        const int n = wn * Cfg::WARP_N + nj * 16 + (q / 2) * 8;
-        if constexpr (BL == BLayout::nk)
-          ptx::ldmatrix_x4(x, ptx::smem_addr(b + k_major_offset(n + r, ks * 2 + q % 2)));
-        else
-          ptx::ldmatrix_x4_trans(x, ptx::smem_addr(b + kn_offset(ks * 16 + (q % 2) * 8 + r, n / 8)));
-        bf[2 * nj][0] = x[0], bf[2 * nj][1] = x[1], bf[2 * nj + 1][0] = x[2], bf[2 * nj + 1][1] = x[3];
-      }
-#pragma unroll
-      for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < NI; ++ni)
-          ptx::mma_m16n8k16<kIsFp16<In>>(acc[mi][ni], af[mi], bf[ni][0], bf[ni][1]);
-    }
+      for (int ni = 0; ni < NI; ++ni)
+        ptx::mma_m16n8k16<kIsFp16<In>>(acc[mi][ni], f.a[mi], f.b[ni][0], f.b[ni][1]);
   }
 
   __device__ static void store(const float (&acc)[MI][NI][4], const FallbackParams& p, int row0,
@@ -126,28 +164,68 @@ struct FallbackGemm {
         }
   }
 
+  // Pipeline: cp.async fills the ring STAGES - 1 k-tiles ahead of the mmas, and the
+  // fragments of k16 step ks + 1 load while the mmas of step ks run (buffer ks % 2).
+  //
+  // Commit group g carries k-tile g (empty past the last one). Tile kt + STAGES - 1 is
+  // loaded during steps 0 .. PARTS - 1 of tile kt and committed before the barrier of tile
+  // kt, which sits in its last step, ahead of the loads of tile kt + 1's first fragments:
+  // there, groups 0 .. kt + STAGES - 1 are committed, so at most STAGES - 2 pending means
+  // tile kt + 1 has landed (for this thread; the barrier makes it every thread's). Tile
+  // kt + STAGES - 1 goes to the slot of tile kt - 1, whose last fragments every warp
+  // loaded before tile kt - 1's barrier, which precedes these writes. The unaligned path's
+  // st.shared are ordered by the same barriers.
   __device__ static void run(const FallbackParams& p, std::uint8_t* smem) {
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    constexpr int STAGES = Cfg::STAGES;
+    static_assert(K_STEPS % 2 == 0, "fragment buffer ks % 2 continues across tiles");
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / 8, r = lane % 8;
     const int wm = warp % Cfg::WARPS_M, wn = warp / Cfg::WARPS_M;
     const int m0 = blockIdx.y * Cfg::BLK_M, n0 = blockIdx.x * Cfg::BLK_N;
     const int k_tiles = int(ceil_div(p.k, Cfg::BLK_K));
-    auto a_stage = [&](int s) { return smem + s * (A_BYTES + B_BYTES); };
-    auto b_stage = [&](int s) { return smem + s * (A_BYTES + B_BYTES) + A_BYTES; };
+    const In* ga = static_cast<const In*>(p.a);
+    const In* gb = static_cast<const In*>(p.b);
+
+    Loader loader{AColumn(ga, p.lda, m0, 0, p.m, p.k),
+                  BL == BLayout::nk ? BColumn(gb, p.ldb, n0, 0, p.n, p.k) : BColumn(gb, p.ldb, 0, n0, p.k, p.n),
+                  ga, gb};
+    const int a_lane = k_major_offset(wm * Cfg::WARP_M + (q % 2) * 8 + r, q / 2);
+    const int b_lane = BL == BLayout::nk ? k_major_offset(wn * Cfg::WARP_N + (q / 2) * 8 + r, q % 2)
+                                         : kn_offset((q % 2) * 8 + r, wn * Cfg::WARP_N / 8 + q / 2);
+    const std::uint32_t ring = ptx::smem_addr(smem);
 
     float acc[MI][NI][4] = {};
-    for (int s = 0; s < Cfg::STAGES - 1; ++s) {
-      if (s < k_tiles) load_stage(p, a_stage(s), b_stage(s), m0, n0, s * Cfg::BLK_K);
+    for (int s = 0; s < STAGES - 1; ++s) {
+      if (s < k_tiles)
+#pragma unroll
+        for (int part = 0; part < PARTS; ++part) loader.load(smem + s * STAGE_BYTES, part);
       ptx::cp_async_commit();
+      loader.advance();
     }
+    ptx::cp_async_wait<STAGES - 2>();
+    __syncthreads();  // tile 0 landed
+
+    Frags f[2];
+    load_frags(f[0], ring, 0, a_lane, b_lane);
+    int read = 0, write = STAGES - 1;  // slots of tile kt (kt + 1 from its barrier on), kt + STAGES - 1
     for (int kt = 0; kt < k_tiles; ++kt) {
-      ptx::cp_async_wait<Cfg::STAGES - 2>();
-      __syncthreads();  // stage kt landed; stage kt - 1 is no longer read by anyone
-      const int next = kt + Cfg::STAGES - 1;
-      if (next < k_tiles)
-        load_stage(p, a_stage(next % Cfg::STAGES), b_stage(next % Cfg::STAGES), m0, n0,
-                   next * Cfg::BLK_K);
-      ptx::cp_async_commit();
-      compute_stage(acc, a_stage(kt % Cfg::STAGES), b_stage(kt % Cfg::STAGES), wm, wn, lane);
+      const bool more = kt + STAGES - 1 < k_tiles;
+#pragma unroll
+      for (int ks = 0; ks < K_STEPS; ++ks) {
+        if (ks == K_STEPS - 1) {
+          ptx::cp_async_wait<STAGES - 2>();
+          __syncthreads();  // tile kt + 1 landed; tile kt's slot is no longer read
+          read = read == STAGES - 1 ? 0 : read + 1;
+        }
+        // After the last tile this reads a stale slot into fragments that go unused.
+        load_frags(f[(ks + 1) % 2], ring + read * STAGE_BYTES, (ks + 1) % K_STEPS, a_lane, b_lane);
+        if (ks < PARTS && more) loader.load(smem + write * STAGE_BYTES, ks);
+        if (ks == PARTS - 1) {
+          ptx::cp_async_commit();
+          loader.advance();
+          write = write == STAGES - 1 ? 0 : write + 1;
+        }
+        mma(acc, f[ks % 2]);
+      }
     }
     store(acc, p, m0 + wm * Cfg::WARP_M, n0 + wn * Cfg::WARP_N, lane);
   }

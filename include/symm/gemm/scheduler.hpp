@@ -10,9 +10,12 @@
 // band of A rows in L2. Three decompositions of the work:
 //   data-parallel: worker w takes work tiles w, w + workers, ... whole;
 //   split-K:       each work tile is k_splits consecutive units along K (splitk.cuh);
-//   stream-K:      the tiles x K iterations are cut into `workers` equal contiguous
+//   stream-K:      work tiles [0, dp_tiles) go whole, data-parallel, as above; the
+//                  remaining tiles x K iterations are cut into `workers` equal contiguous
 //                  ranges; a tile spread over several workers is finished by the one
-//                  holding its first K iteration (splitk.cuh).
+//                  holding its first K iteration (splitk.cuh). With dp_tiles a multiple of
+//                  the workers, every worker has the same data-parallel share first, and
+//                  the last, partial wave of tiles no longer idles most of the GPU.
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -33,9 +36,10 @@ struct WorkUnit {
   int k_begin, k_end;  // K range in BLK_K iterations
 };
 
-// Where a worker is in its list of units.
+// Where a worker is in its list of units: the next data-parallel tile of a stream-K
+// schedule (dp), then positions [pos, end) (units, or stream-K iterations).
 struct WorkCursor {
-  int pos, end;
+  int pos, end, dp;
 };
 
 struct TileScheduler {
@@ -45,11 +49,12 @@ struct TileScheduler {
   int gsize_m = 1;           // work-tile rows per group
   int cluster_m = 1;         // blocks per worker (cluster), along M
   int stream_k_workers = 0;  // > 0: stream-K over this many workers (then k_splits == 1)
+  int dp_tiles = 0;          // stream-K: leading work tiles done whole (a multiple of workers)
 
   static TileScheduler make(std::int64_t m, std::int64_t n, std::int64_t k, int blk_m, int blk_n,
                             int blk_k, int k_splits, int gsize_m, int cluster_m = 1) {
     return TileScheduler{int(ceil_div(m, blk_m)), int(ceil_div(n, blk_n)), int(ceil_div(k, blk_k)),
-                         k_splits,  gsize_m < 1 ? 1 : gsize_m,  cluster_m, 0};
+                         k_splits,  gsize_m < 1 ? 1 : gsize_m,  cluster_m, 0, 0};
   }
 
   SYMM_GEMM_HD int work_tiles_m() const { return int(ceil_div(tiles_m, cluster_m)); }
@@ -59,6 +64,10 @@ struct TileScheduler {
   SYMM_GEMM_HD int num_units() const { return num_work_tiles() * k_splits; }  // split-K units
   SYMM_GEMM_HD bool stream_k() const { return stream_k_workers > 0; }
   SYMM_GEMM_HD std::int64_t total_iters() const { return std::int64_t(num_work_tiles()) * k_iters; }
+  // Iterations cut into stream-K ranges: those of the tiles after the data-parallel ones.
+  SYMM_GEMM_HD std::int64_t stream_k_iters() const {
+    return std::int64_t(num_work_tiles() - dp_tiles) * k_iters;
+  }
 
   // Work tile `wt` of the grouped order -> (work-tile row, tile column).
   SYMM_GEMM_HD void work_tile_coords(int wt, int& wt_m, int& tile_n) const {
@@ -84,27 +93,38 @@ struct TileScheduler {
   }
 
   // Stream-K: worker w owns iterations [stream_k_begin(w), stream_k_begin(w + 1)) of the
-  // work tiles x K iterations, and stream_k_worker(i) is the worker owning iteration i.
+  // stream-K tiles x K iterations, and stream_k_worker(i) is the worker owning iteration i.
   SYMM_GEMM_HD int stream_k_begin(int worker) const {
-    const std::int64_t q = total_iters() / stream_k_workers, r = total_iters() % stream_k_workers;
+    const std::int64_t q = stream_k_iters() / stream_k_workers, r = stream_k_iters() % stream_k_workers;
     return int(worker * q + (worker < r ? worker : r));
   }
   SYMM_GEMM_HD int stream_k_worker(int iter) const {
-    const std::int64_t q = total_iters() / stream_k_workers, r = total_iters() % stream_k_workers;
+    const std::int64_t q = stream_k_iters() / stream_k_workers, r = stream_k_iters() % stream_k_workers;
     return int(iter < r * (q + 1) ? iter / (q + 1) : r + (iter - r * (q + 1)) / q);
+  }
+  // The worker holding the last K iteration of stream-K work tile `wt`.
+  SYMM_GEMM_HD int stream_k_last_worker(int wt) const {
+    return stream_k_worker((wt - dp_tiles + 1) * k_iters - 1);
   }
 
   SYMM_GEMM_HD WorkCursor first(int worker, int workers) const {
-    if (stream_k()) return WorkCursor{stream_k_begin(worker), stream_k_begin(worker + 1)};
-    return WorkCursor{worker, worker < workers ? num_units() : 0};
+    if (stream_k()) return WorkCursor{stream_k_begin(worker), stream_k_begin(worker + 1), worker};
+    return WorkCursor{worker, worker < workers ? num_units() : 0, 0};
   }
 
   // The next unit of the cursor's worker for the block of cluster rank `rank`.
   SYMM_GEMM_HD bool next(WorkCursor& c, int workers, int rank, WorkUnit& w) const {
-    if (c.pos >= c.end) return false;
     int wt = 0;
-    if (stream_k()) {
-      wt = c.pos / k_iters;
+    if (stream_k() && c.dp < dp_tiles) {
+      wt = c.dp;
+      c.dp += workers;
+      w.split = 0;
+      w.k_begin = 0;
+      w.k_end = k_iters;
+    } else if (c.pos >= c.end) {
+      return false;
+    } else if (stream_k()) {
+      wt = dp_tiles + c.pos / k_iters;
       w.split = 0;
       w.k_begin = c.pos % k_iters;
       w.k_end = min_int(k_iters, w.k_begin + (c.end - c.pos));

@@ -100,7 +100,7 @@ struct TileFixup {
     if (split)
       count = sc.k_splits - 1;
     else if (w.k_end < sc.k_iters)
-      count = sc.stream_k_worker((w.tile / Cfg::CLUSTER_M + 1) * sc.k_iters - 1) - worker;
+      count = sc.stream_k_last_worker(w.tile / Cfg::CLUSTER_M) - worker;
     for (int i = 0; i < count; ++i) {
       const std::size_t slot =
           split ? split_slot(p, w, i, wg) : block_slot((worker + 1 + i) * Cfg::CLUSTER_M + rank, wg);

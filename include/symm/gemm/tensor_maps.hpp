@@ -10,7 +10,7 @@
 namespace symm::gemm {
 
 struct OperandMaps {
-  CUtensorMap a, b, c;
+  CUtensorMap a, b, c, c_tail;  // c_tail: see WgmmaParams
 };
 
 // Maps for `p` with the boxes `config`'s kernel loads and stores (params.hpp).

@@ -112,29 +112,40 @@ TEST(GemmScheduler, ClustersPairVerticalNeighbours) {
   }
 }
 
-// Stream-K: each worker's range is contiguous, at most its first unit is a partial
-// (k_begin > 0), and a tile's finishing worker (k_begin == 0) comes before its helpers.
+// Stream-K: each worker's data-parallel tiles (whole) come first, then its contiguous
+// range; at most its first stream-K unit is a partial (k_begin > 0), and a tile's
+// finishing worker (k_begin == 0) comes before its helpers.
 TEST(GemmScheduler, StreamKCoversEveryIterationOnce) {
-  for (int workers : {5, 17, 66, 132}) {
-    auto s = TileScheduler::make(4096, 576, 36864, 128, 192, 64, 1, 8, workers % 2 ? 1 : 2);
-    s.stream_k_workers = workers;
-    expect_each_once(coverage(s, workers));
-    for (int worker = 0; worker < workers; ++worker) {
-      WorkCursor c = s.first(worker, workers);
-      WorkUnit w;
-      int units = 0;
-      while (s.next(c, workers, 0, w)) {
-        if (units++ > 0) {
-          EXPECT_EQ(w.k_begin, 0) << "worker " << worker;
+  for (bool hybrid : {false, true})
+    for (int workers : {5, 17, 66, 132}) {
+      auto s = TileScheduler::make(4096, 576, 36864, 128, 192, 64, 1, 8, workers % 2 ? 1 : 2);
+      s.stream_k_workers = workers;
+      const int waves = s.num_work_tiles() / workers;
+      if (hybrid) s.dp_tiles = waves >= 2 ? (waves - 1) * workers : 0;
+      expect_each_once(coverage(s, workers));
+      for (int worker = 0; worker < workers; ++worker) {
+        WorkCursor c = s.first(worker, workers);
+        WorkUnit w;
+        int units = 0, dp_units = 0;
+        while (s.next(c, workers, 0, w)) {
+          const int wt = w.tile / s.cluster_m;
+          if (wt < s.dp_tiles) {
+            EXPECT_EQ(units, dp_units++) << "worker " << worker << ": data-parallel tiles first";
+            EXPECT_EQ(w.k_end - w.k_begin, s.k_iters);
+          } else if (units > dp_units) {
+            EXPECT_EQ(w.k_begin, 0) << "worker " << worker;
+          }
+          if (w.k_begin > 0) {  // helpers of the worker holding this tile's first iteration
+            const int owner = s.stream_k_worker((wt - s.dp_tiles) * s.k_iters);
+            EXPECT_LT(owner, worker);
+            EXPECT_GE(s.stream_k_last_worker(wt), worker);
+          }
+          ++units;
         }
-        if (w.k_begin > 0) {  // helpers of the worker holding this tile's first iteration
-          const int owner = s.stream_k_worker((w.tile / s.cluster_m) * s.k_iters);
-          EXPECT_LT(owner, worker);
-        }
+        EXPECT_EQ(dp_units, s.dp_tiles / workers);
+        EXPECT_EQ(s.stream_k_worker(s.stream_k_begin(worker)), worker);
       }
-      EXPECT_EQ(s.stream_k_worker(s.stream_k_begin(worker)), worker);
     }
-  }
 }
 
 TEST(GemmRules, RefusesWithTheRealReason) {
@@ -142,6 +153,10 @@ TEST(GemmRules, RefusesWithTheRealReason) {
   const auto p = problem(4096, 4096, 4096);
   EXPECT_EQ(can_implement({128, 256, 64, 4}, p, h200), "");
   EXPECT_NE(can_implement({128, 256, 64, 5}, p, h200).find("not built"), std::string::npos);
+  EXPECT_EQ(can_implement({128, 144, 64, 5}, p, h200), "");
+  EXPECT_NE(can_implement({128, 144, 64, 5}, problem(4096, 4096, 4096, BLayout::kn), h200)
+                .find("takes B as N x K only"),
+            std::string::npos);
   DeviceLimits small = h200;
   small.max_smem_per_block = 100 * 1024;
   EXPECT_NE(can_implement({128, 256, 64, 4}, p, small).find("shared memory"), std::string::npos);
@@ -197,24 +212,61 @@ TEST(GemmPlan, LargeSquareUsesFullTilesWithoutSplits) {
   EXPECT_EQ(p.kind, KernelKind::wgmma);
   EXPECT_GE(p.config.blk_m * p.config.blk_n, 128 * 192) << to_string(p.config);
   EXPECT_EQ(p.sched.k_splits, 1);
-  EXPECT_FALSE(p.sched.stream_k());
   EXPECT_EQ(p.num_blocks, 132);
-  EXPECT_EQ(workspace_bytes(p), 0u);
+  // Whole tiles, except stream-K's last one or two waves (15.5 waves of 128x256 tiles).
+  if (p.sched.stream_k()) {
+    EXPECT_GE(p.sched.dp_tiles, p.sched.num_work_tiles() - 2 * 132) << describe(problem(8192, 8192, 8192), p);
+  }
+  GemmOptions no_stream_k;
+  no_stream_k.stream_k = 0;
+  EXPECT_EQ(workspace_bytes(make_plan(problem(8192, 8192, 8192), no_stream_k, DeviceLimits{})), 0u);
 }
 
 TEST(GemmPlan, SkinnyShardIsSpreadOverTheGpu) {
-  // The 8-rank shard of (4096, 4608, 36864): N = 576 = 3 x 192, 96 or 48 work tiles.
+  // The 8-rank shard of (4096, 4608, 36864): N = 576 = 4 x 144, so 128x144 tiles make 128
+  // work tiles for 132 SMs without splitting K.
   const Plan p = make_plan(problem(4096, 576, 36864), {}, DeviceLimits{});
-  EXPECT_EQ(p.config.blk_n, 192);
-  EXPECT_TRUE(p.sched.stream_k() || p.sched.k_splits > 1) << describe(problem(4096, 576, 36864), p);
-  EXPECT_EQ(p.num_blocks, 132);
-  EXPECT_GT(workspace_bytes(p), 0u);
+  EXPECT_EQ(to_string(p.config), "128x144x64s5") << describe(problem(4096, 576, 36864), p);
+  EXPECT_EQ(p.sched.k_splits, 1);
+  EXPECT_EQ(p.num_blocks, 128);
+  EXPECT_EQ(workspace_bytes(p), 0u);
 
-  GemmOptions split_only;
-  split_only.stream_k = 0;
-  const Plan s = make_plan(problem(4096, 576, 36864), split_only, DeviceLimits{});
+  // B as K x N cannot take 144-wide tiles: 3 x 192 columns, K split to fill the GPU.
+  const auto kn = problem(4096, 576, 36864, BLayout::kn);
+  const Plan s = make_plan(kn, {}, DeviceLimits{});
+  EXPECT_EQ(s.config.blk_n, 192) << describe(kn, s);
   EXPECT_FALSE(s.sched.stream_k());
   EXPECT_GT(s.sched.k_splits, 1);
+  EXPECT_EQ(s.num_blocks, 132);
+  EXPECT_GT(workspace_bytes(s), 0u);
+}
+
+TEST(GemmPlan, StreamKEvensOutThePartialWave) {
+  // 128x256 tiles of 16384 x 8192: 4096 tiles, 31 waves of 132 and 4 tiles left over.
+  const auto p = problem(16384, 8192, 16384);
+  GemmOptions o;
+  o.config = KernelConfig{128, 256, 64, 4};
+  o.stream_k = 1;
+  const Plan sk = make_plan(p, o, DeviceLimits{});
+  ASSERT_TRUE(sk.sched.stream_k()) << describe(p, sk);
+  EXPECT_EQ(sk.sched.dp_tiles, 30 * 132);
+  EXPECT_EQ(sk.num_blocks, 132);
+  EXPECT_GT(workspace_bytes(sk), 0u);
+  o.stream_k = 0;
+  const Plan dp = make_plan(p, o, DeviceLimits{});
+  EXPECT_FALSE(dp.sched.stream_k());
+  EXPECT_LT(predicted_cost(sk.config, sk.sched, 132), predicted_cost(dp.config, dp.sched, 132));
+
+  // The tuner's candidates include stream-K plans unless stream-K is off.
+  const auto has_stream_k = [&](const GemmOptions& opts) {
+    for (const Plan& plan : candidate_plans(p, opts, DeviceLimits{}, 16))
+      if (plan.sched.stream_k()) return true;
+    return false;
+  };
+  EXPECT_TRUE(has_stream_k(GemmOptions{}));
+  GemmOptions off;
+  off.stream_k = 0;
+  EXPECT_FALSE(has_stream_k(off));
 }
 
 TEST(GemmPlan, ClustersFollowTheOptionsAndTheResidencyLimit) {

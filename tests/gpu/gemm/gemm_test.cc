@@ -120,6 +120,7 @@ TEST_P(WgmmaConfigTest, MatchesCublas) {
   o.gsize_m = 3;
   o.k_splits = 1;
   for_each_variant([&](const Case& c) {
+    if (!GetParam().supports(c.layout)) return;  // refused at planning (plan_test)
     const Plan plan = check.run(c, o);
     EXPECT_EQ(plan.kind, KernelKind::wgmma);
     EXPECT_EQ(plan.config, GetParam());
@@ -147,13 +148,14 @@ TEST(GemmSplitK, UnevenSplitsMatchCublas) {
 }
 
 // Stream-K: uneven ranges (odd worker counts, ragged K), tiles spread over up to several
-// workers, with and without clusters; three launches on one workspace reset the flags.
+// workers, data-parallel waves first (4 blocks), with and without clusters; three
+// launches on one workspace reset the flags.
 TEST(GemmStreamK, MatchesCublas) {
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   const KernelConfig configs[] = {{128, 192, 64, 4, 2}, {128, 256, 64, 4, 1}, {256, 128, 64, 4, 2}};
   for (const KernelConfig& config : configs)
-    for (int blocks : {14, 38, 132}) {
+    for (int blocks : {4, 14, 38, 132}) {
       GemmOptions o;
       o.config = config;
       o.stream_k = 1;
@@ -161,6 +163,9 @@ TEST(GemmStreamK, MatchesCublas) {
       for (BLayout l : {BLayout::nk, BLayout::kn}) {
         const Plan plan = check.run(Case{{700, 576, 4160, 8}, DType::fp16, DType::fp32, l}, o, 3);
         EXPECT_TRUE(plan.sched.stream_k()) << to_string(plan.config);
+        if (blocks == 4) {
+          EXPECT_GT(plan.sched.dp_tiles, 0) << to_string(plan.config);
+        }
       }
     }
 }

@@ -86,6 +86,7 @@ TEST(WgmmaTile, Bf16NkN256) { check_one_stage<TileConfig<128, 256, 64, 2>, DType
 TEST(WgmmaTile, Bf16KnN256) { check_one_stage<TileConfig<128, 256, 64, 2>, DType::bf16, BLayout::kn>(); }
 TEST(WgmmaTile, Fp16NkN128) { check_one_stage<TileConfig<128, 128, 64, 2>, DType::fp16, BLayout::nk>(); }
 TEST(WgmmaTile, Fp16KnN192) { check_one_stage<TileConfig<128, 192, 64, 2>, DType::fp16, BLayout::kn>(); }
+TEST(WgmmaTile, Fp16NkN144) { check_one_stage<TileConfig<128, 144, 64, 2>, DType::fp16, BLayout::nk>(); }
 TEST(WgmmaTile, Bf16KnN64) { check_one_stage<TileConfig<128, 64, 64, 2>, DType::bf16, BLayout::kn>(); }
 
 }  // namespace
