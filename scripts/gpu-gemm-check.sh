@@ -2,9 +2,9 @@
 # The GEMM's checks on a GPU machine in one go: binaries (carried in build/carry, or built
 # here), SASS (HGMMA), the single-stage wgmma test, the GEMM tests, then the benchmark.
 #
-#   scripts/gpu-gemm-check.sh [tests|bench|all|quick|final] [extra symm-bench arguments]
+#   scripts/gpu-gemm-check.sh [tests|bench|all|quick|final|build] [extra symm-bench arguments]
 #
-# final: a short test subset, the full benchmark and the untuned heuristic (bf16).
+# build: only the binaries and the SASS check. final: a short test subset, the full benchmark and the untuned heuristic (bf16).
 # quick: the tests, then bench/gemm/quick.json (bf16, one repeat) with each fast
 # configuration forced in turn.
 # Logs and results go to $OUT (default build/gemm-out). The build is a standalone project

@@ -232,7 +232,7 @@ struct FallbackGemm {
 };
 
 template <class In, class Out, BLayout BL, bool kAligned>
-__global__ void __launch_bounds__(FallbackConfig::THREADS, 1)
+__global__ void __launch_bounds__(FallbackConfig::THREADS, FallbackConfig::BLOCKS_PER_SM)
     fallback_gemm_kernel(const FallbackParams p) {
   extern __shared__ __align__(128) std::uint8_t fallback_smem[];
   FallbackGemm<In, Out, BL, kAligned>::run(p, fallback_smem);
