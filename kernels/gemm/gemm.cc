@@ -130,7 +130,9 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
 void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   if (options_.verbose) fmt::print(stderr, "{}\n", describe(p, plan));
   if (plan.kind == KernelKind::fallback) {
-    const FallbackParams params{p.a, p.b, p.c, int(p.m), int(p.n), int(p.k), p.lda, p.ldb, p.ldc};
+    FallbackParams params{p.a,   p.b,   p.c,   int(p.m), int(p.n), int(p.k),
+                          p.lda, p.ldb, p.ldc, plan.sched.k_splits, {}};
+    if (workspace_bytes(plan) > 0) prepare_workspace(plan, params.splitk, stream);
     detail::launch_fallback(p.in_dtype, p.out_dtype, p.b_layout, plan.aligned_loads, params, stream);
     return;
   }

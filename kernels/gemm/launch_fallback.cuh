@@ -13,7 +13,8 @@ void launch_fallback_variant(const FallbackParams& params, cudaStream_t stream) 
   const auto kernel = fallback_gemm_kernel<element_t<IN>, element_t<OUT>, BL, kAligned>;
   check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SMEM_BYTES),
              "cudaFuncSetAttribute(fallback_gemm_kernel, max dynamic shared memory)");
-  const dim3 grid(unsigned(ceil_div(params.n, Cfg::BLK_N)), unsigned(ceil_div(params.m, Cfg::BLK_M)));
+  const dim3 grid(unsigned(ceil_div(params.n, Cfg::BLK_N)), unsigned(ceil_div(params.m, Cfg::BLK_M)),
+                  unsigned(params.k_splits));
   if (grid.y > 65535) throw Error("symm gemm: fallback supports M up to 65535 * 128");
   kernel<<<grid, Cfg::THREADS, Cfg::SMEM_BYTES, stream>>>(params);
   check_cuda(cudaGetLastError(), "fallback_gemm_kernel launch");

@@ -190,13 +190,30 @@ double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blo
 
 namespace {
 
-Plan fallback_plan(const GemmProblem& p, std::string reason) {
+// Split-K factor of the fallback: the fewest waves x K-tiles per split (+ the partial's
+// cost), over the blocks resident at once.
+int fallback_splits(const TileScheduler& s, const GemmOptions& o, const DeviceLimits& d) {
+  if (o.k_splits > 0) return std::min(o.k_splits, s.k_iters);
+  const double slots = double(d.sm_count) * FallbackConfig::BLOCKS_PER_SM;
+  int best = 1;
+  double best_cost = std::numeric_limits<double>::max();
+  for (int splits = 1; splits <= std::min(kMaxSplits, s.k_iters / kMinKItersPerSplit); ++splits) {
+    const double waves = std::ceil(double(s.num_tiles()) * splits / slots);
+    const double cost = waves * (std::ceil(double(s.k_iters) / splits) + (splits > 1 ? kPartialKIters : 0));
+    if (cost < kMinSplitGain * best_cost) best = splits, best_cost = cost;
+  }
+  return best;
+}
+
+Plan fallback_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d,
+                   std::string reason) {
   Plan plan;
   plan.kind = KernelKind::fallback;
   plan.config = FallbackConfig::desc;
   plan.sched = TileScheduler::make(p.m, p.n, p.k, FallbackConfig::BLK_M, FallbackConfig::BLK_N,
                                    FallbackConfig::BLK_K, 1, 1);
-  plan.num_blocks = plan.sched.num_tiles();
+  plan.sched.k_splits = fallback_splits(plan.sched, o, d);
+  plan.num_blocks = plan.sched.num_units();
   plan.aligned_loads = aligned16(p.a) && aligned16(p.b) && p.lda % 8 == 0 && p.ldb % 8 == 0;
   plan.reason = std::move(reason);
   return plan;
@@ -243,17 +260,17 @@ std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, co
 
 Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d) {
   if (auto why = validate(p); !why.empty()) throw Error("symm gemm: invalid problem: " + why);
-  if (o.force_fallback) return fallback_plan(p, "fallback forced (SYMM_GEMM_FORCE_FALLBACK / options)");
+  if (o.force_fallback) return fallback_plan(p, o, d, "fallback forced (SYMM_GEMM_FORCE_FALLBACK / options)");
   if (o.config) {
     if (auto why = can_implement(*o.config, p, d); !why.empty()) {
       if (!tma_incompatibility(p).empty() || d.cc_major != 9)
-        return fallback_plan(p, "WGMMA cannot run it: " + why);
+        return fallback_plan(p, o, d, "WGMMA cannot run it: " + why);
       throw Error(fmt::format("symm gemm: configuration {} refused: {}", to_string(*o.config), why));
     }
     return wgmma_plan(*o.config, p, o, d, "configuration given");
   }
   if (auto why = can_implement(kCandidates[0].config, p, d); !why.empty())
-    return fallback_plan(p, "WGMMA cannot run it: " + why);
+    return fallback_plan(p, o, d, "WGMMA cannot run it: " + why);
   auto plans = candidate_plans(p, o, d, 1);
   if (plans.empty()) throw Error("symm gemm: no WGMMA configuration allowed by the options");
   return std::move(plans.front());
@@ -261,11 +278,13 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
 
 WorkspaceLayout workspace_layout(const Plan& plan) {
   const TileScheduler& s = plan.sched;
-  if (plan.kind != KernelKind::wgmma || (s.k_splits < 2 && !s.stream_k())) return {};
-  // split-K: per (tile, split but the last); stream-K: per block (its one partial).
+  if (s.k_splits < 2 && !s.stream_k()) return {};
+  // WGMMA split-K: per (tile, split but the last); stream-K: per block (its one partial);
+  // counters per consumer warpgroup. Fallback: per (tile, split), one counter per tile.
+  const bool wgmma = plan.kind == KernelKind::wgmma;
   const std::size_t owners = s.stream_k() ? std::size_t(plan.num_blocks) : std::size_t(s.num_tiles());
-  const std::size_t partials = s.stream_k() ? owners : owners * (s.k_splits - 1);
-  const std::size_t counters = owners * kConsumers * sizeof(int);
+  const std::size_t partials = s.stream_k() ? owners : owners * (s.k_splits - (wgmma ? 1 : 0));
+  const std::size_t counters = owners * (wgmma ? kConsumers : 1) * sizeof(int);
   return WorkspaceLayout{(counters + 255) / 256 * 256,
                          partials * plan.config.blk_m * plan.config.blk_n * sizeof(float)};
 }
@@ -277,8 +296,9 @@ std::string describe(const GemmProblem& p, const Plan& plan) {
                         plan.sched.stream_k() ? std::string("stream-K")
                                               : fmt::format("k_splits={}", plan.sched.k_splits),
                         plan.num_blocks, plan.sched.gsize_m, plan.sched.num_tiles())
-          : fmt::format("fallback mma.sync {} ({} loads, {} blocks)", to_string(plan.config),
-                        plan.aligned_loads ? "cp.async" : "element-wise", plan.num_blocks);
+          : fmt::format("fallback mma.sync {} k_splits={} ({} loads, {} blocks)", to_string(plan.config),
+                        plan.sched.k_splits, plan.aligned_loads ? "cp.async" : "element-wise",
+                        plan.num_blocks);
   return fmt::format("symm gemm: M={} N={} K={} {}->{} B={} lda={} ldb={} ldc={}: {}; {}", p.m, p.n,
                      p.k, to_string(p.in_dtype), to_string(p.out_dtype), to_string(p.b_layout), p.lda,
                      p.ldb, p.ldc, kernel, plan.reason);

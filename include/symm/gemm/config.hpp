@@ -94,9 +94,9 @@ inline constexpr auto kWgmmaConfigs = ConfigCatalog<WgmmaConfigs>::all;
 
 // The portable mma.sync kernel: (128, 256, 64) tiles, 8 warps of (64, 64), 4 stages.
 struct FallbackConfig {
-  static constexpr int BLK_M = 128, BLK_N = 256, BLK_K = 64, STAGES = 4;
-  static constexpr int WARPS_M = 2, WARPS_N = 4, THREADS = WARPS_M * WARPS_N * 32;
-  static constexpr int BLOCKS_PER_SM = 1;
+  static constexpr int BLK_M = 128, BLK_N = 128, BLK_K = 64, STAGES = 3;
+  static constexpr int WARPS_M = 2, WARPS_N = 2, THREADS = WARPS_M * WARPS_N * 32;
+  static constexpr int BLOCKS_PER_SM = 2;
   static constexpr int WARP_M = BLK_M / WARPS_M, WARP_N = BLK_N / WARPS_N;
   static constexpr int SMEM_BYTES = STAGES * (BLK_M + BLK_N) * BLK_K * 2;
   static constexpr KernelConfig desc{BLK_M, BLK_N, BLK_K, STAGES};

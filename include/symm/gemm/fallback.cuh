@@ -5,6 +5,8 @@
 //
 // kAligned: operands are 16-byte aligned with ld % 8 == 0, so tiles arrive by cp.async
 // (zero-filled past the edges); otherwise element by element with bounds checks.
+#include <cuda/atomic>
+
 #include <cstdint>
 #include <type_traits>
 
@@ -73,9 +75,15 @@ struct FallbackGemm {
     // Chunks [j0, j1) of the next k-tile into `tile`.
     __device__ void load(std::uint8_t* tile, int j0, int j1, const In* any) const {
       const In* s = src + j0 * step;
+      if constexpr (kAligned) {
 #pragma unroll
-      for (int j = j0; j < j1; ++j, s += step)
-        load_chunk(tile + smem + j * ROW_STEP * (ROW_CHUNKS * 16), s, j * ROW_STEP < rows ? cols : 0, any);
+        for (int j = j0; j < j1; ++j, s += step)
+          load_chunk(tile + smem + j * ROW_STEP * (ROW_CHUNKS * 16), s, j * ROW_STEP < rows ? cols : 0, any);
+      } else {  // element-wise loads: unrolled, they would need more registers than there are
+#pragma unroll 1
+        for (int j = j0; j < j1; ++j, s += step)
+          load_chunk(tile + smem + j * ROW_STEP * (ROW_CHUNKS * 16), s, j * ROW_STEP < rows ? cols : 0, any);
+      }
     }
     __device__ void advance() {
       if constexpr (K_ROWS) {
@@ -175,25 +183,67 @@ struct FallbackGemm {
   // kt + STAGES - 1 goes to the slot of tile kt - 1, whose last fragments every warp
   // loaded before tile kt - 1's barrier, which precedes these writes. The unaligned path's
   // st.shared are ordered by the same barriers.
+  // Split-K: every split publishes its fp32 partial, and the last of a tile's splits to
+  // arrive adds them all in split order (the same sum whichever block is last), resets the
+  // tile's counter for the next launch and returns true: it stores the tile.
+  using Accumulators = float[MI][NI][4];
+  __device__ static bool reduce_splits(Accumulators& acc, const FallbackParams& p, int tile, int split) {
+    constexpr int VECS = MI * NI;  // float4s per thread, stored [vec][thread]: coalesced
+    auto slot = [&](int s) {
+      return reinterpret_cast<float4*>(p.splitk.partials) +
+             (std::size_t(tile) * p.k_splits + s) * VECS * Cfg::THREADS + threadIdx.x;
+    };
+    float4* mine = slot(split);
+#pragma unroll
+    for (int v = 0; v < VECS; ++v)
+      mine[v * Cfg::THREADS] = make_float4(acc[v / NI][v % NI][0], acc[v / NI][v % NI][1],
+                                           acc[v / NI][v % NI][2], acc[v / NI][v % NI][3]);
+    __shared__ int arrived;
+    __syncthreads();  // every partial store before thread 0's release
+    if (threadIdx.x == 0) {
+      cuda::atomic_ref<int, cuda::thread_scope_device> count(p.splitk.counters[tile]);
+      arrived = count.fetch_add(1, cuda::memory_order_acq_rel) + 1;
+      if (arrived == p.k_splits) count.store(0, cuda::memory_order_relaxed);
+    }
+    __syncthreads();  // thread 0's acquire before every partial load
+    if (arrived < p.k_splits) return false;
+#pragma unroll
+    for (int v = 0; v < VECS; ++v) acc[v / NI][v % NI][0] = acc[v / NI][v % NI][1] =
+        acc[v / NI][v % NI][2] = acc[v / NI][v % NI][3] = 0.f;
+    for (int s = 0; s < p.k_splits; ++s) {
+      const float4* part = slot(s);
+#pragma unroll
+      for (int v = 0; v < VECS; ++v) {
+        const float4 x = __ldcg(&part[v * Cfg::THREADS]);
+        float(&a)[4] = acc[v / NI][v % NI];
+        a[0] += x.x, a[1] += x.y, a[2] += x.z, a[3] += x.w;
+      }
+    }
+    return true;
+  }
+
   __device__ static void run(const FallbackParams& p, std::uint8_t* smem) {
     constexpr int STAGES = Cfg::STAGES;
     static_assert(K_STEPS % 2 == 0, "fragment buffer ks % 2 continues across tiles");
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / 8, r = lane % 8;
     const int wm = warp % Cfg::WARPS_M, wn = warp / Cfg::WARPS_M;
     const int m0 = blockIdx.y * Cfg::BLK_M, n0 = blockIdx.x * Cfg::BLK_N;
-    const int k_tiles = int(ceil_div(p.k, Cfg::BLK_K));
+    // This split's k-tiles: an even share, the first (total % k_splits) one longer.
+    const int total_k_tiles = int(ceil_div(p.k, Cfg::BLK_K)), split = blockIdx.z;
+    const int share = total_k_tiles / p.k_splits, extra = total_k_tiles % p.k_splits;
+    const int k_tiles = share + (split < extra), k0 = (split * share + min_int(split, extra)) * Cfg::BLK_K;
     const In* ga = static_cast<const In*>(p.a);
     const In* gb = static_cast<const In*>(p.b);
 
-    Loader loader{AColumn(ga, p.lda, m0, 0, p.m, p.k),
-                  BL == BLayout::nk ? BColumn(gb, p.ldb, n0, 0, p.n, p.k) : BColumn(gb, p.ldb, 0, n0, p.k, p.n),
+    Loader loader{AColumn(ga, p.lda, m0, k0, p.m, p.k),
+                  BL == BLayout::nk ? BColumn(gb, p.ldb, n0, k0, p.n, p.k) : BColumn(gb, p.ldb, k0, n0, p.k, p.n),
                   ga, gb};
     const int a_lane = k_major_offset(wm * Cfg::WARP_M + (q % 2) * 8 + r, q / 2);
     const int b_lane = BL == BLayout::nk ? k_major_offset(wn * Cfg::WARP_N + (q / 2) * 8 + r, q % 2)
                                          : kn_offset((q % 2) * 8 + r, wn * Cfg::WARP_N / 8 + q / 2);
     const std::uint32_t ring = ptx::smem_addr(smem);
 
-    float acc[MI][NI][4] = {};
+    Accumulators acc = {};
     for (int s = 0; s < STAGES - 1; ++s) {
       if (s < k_tiles)
 #pragma unroll
@@ -227,6 +277,7 @@ struct FallbackGemm {
         mma(acc, f[ks % 2]);
       }
     }
+    if (p.k_splits > 1 && !reduce_splits(acc, p, blockIdx.y * gridDim.x + blockIdx.x, split)) return;
     store(acc, p, m0 + wm * Cfg::WARP_M, n0 + wn * Cfg::WARP_N, lane);
   }
 };

@@ -38,6 +38,8 @@ struct FallbackParams {
   void* c = nullptr;
   int m = 0, n = 0, k = 0;
   std::int64_t lda = 0, ldb = 0, ldc = 0;
+  int k_splits = 1;          // split-K: blockIdx.z is the split; > 1 needs the workspace
+  SplitKWorkspace splitk;    // one fp32 partial per (tile, split), one counter per tile
 };
 
 }  // namespace symm::gemm

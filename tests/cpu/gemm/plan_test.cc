@@ -197,6 +197,24 @@ TEST(GemmPlan, FallbackWhenTmaCannotDescribeOrWhenForced) {
   EXPECT_EQ(make_plan(problem(512, 512, 512), {}, ampere).kind, KernelKind::fallback);
 }
 
+TEST(GemmPlan, FallbackSplitsKOnlyWhereTilesLeaveSmsIdle) {
+  GemmOptions forced;
+  forced.force_fallback = true;
+  const Plan square = make_plan(problem(8192, 8192, 8192), forced, DeviceLimits{});
+  EXPECT_EQ(square.sched.k_splits, 1);
+  EXPECT_EQ(workspace_bytes(square), 0u);
+  // 8192 x 576: 64 x 5 tiles of 128 x 128 for 264 resident blocks.
+  const Plan skinny = make_plan(problem(8192, 576, 36864), forced, DeviceLimits{});
+  EXPECT_GT(skinny.sched.k_splits, 1) << describe(problem(8192, 576, 36864), skinny);
+  EXPECT_EQ(skinny.num_blocks, skinny.sched.num_tiles() * skinny.sched.k_splits);
+  // A partial per (tile, split) and a counter per tile.
+  EXPECT_EQ(workspace_bytes(skinny),
+            (std::size_t(skinny.sched.num_tiles()) * 4 + 255) / 256 * 256 +
+                std::size_t(skinny.sched.num_tiles()) * skinny.sched.k_splits * 128 * 128 * 4);
+  forced.k_splits = 1;
+  EXPECT_EQ(make_plan(problem(8192, 576, 36864), forced, DeviceLimits{}).sched.k_splits, 1);
+}
+
 TEST(GemmPlan, ForcedConfigurationIsUsedOrRefused) {
   const DeviceLimits h200;
   GemmOptions o;

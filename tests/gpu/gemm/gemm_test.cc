@@ -199,6 +199,25 @@ TEST(GemmFallback, ForcedOnAlignedShapes) {
   });
 }
 
+// Split-K in the fallback: uneven splits, ragged shapes, both loaders; three launches on
+// one workspace (the last split of each tile resets its counter).
+TEST(GemmFallback, SplitKMatchesCublas) {
+  if (auto why = skip_reason(false); !why.empty()) GTEST_SKIP() << why;
+  GemmVsCublas check;
+  GemmOptions o;
+  o.force_fallback = true;
+  for (int splits : {2, 3, 7})
+    for (BLayout l : {BLayout::nk, BLayout::kn}) {
+      o.k_splits = splits;
+      const Plan plan = check.run(Case{{333, 472, 1000, 8}, DType::bf16, DType::fp32, l}, o, 3);
+      EXPECT_EQ(plan.sched.k_splits, splits);
+      check.run(Case{{197, 131, 301, 2}, DType::fp16, DType::fp16, l}, o, 3);  // element-wise loads
+    }
+  o.k_splits = 0;  // the heuristic splits a skinny shard
+  const Plan plan = check.run(Case{{1024, 576, 16384, 0}, DType::bf16, DType::bf16, BLayout::nk}, o, 3);
+  EXPECT_GT(plan.sched.k_splits, 1);
+}
+
 TEST(GemmFallback, ChosenForRowsTmaCannotDescribe) {
   if (auto why = skip_reason(false); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
