@@ -109,8 +109,8 @@ if [ "$mode" = bench ] || [ "$mode" = all ]; then
   timeout 300 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --output "$OUT/gemm.json" "$@" \
     2>&1 | tee -a "$OUT/bench.log"
   say "mma.sync fallback (forced) vs cuBLAS"
-  SYMM_GEMM_FORCE_FALLBACK=1 timeout 90 "$bin/symm-bench" gemm --preset bench/gemm/quick.json \
-    --repeats 1 --iters 10 --output "$OUT/fallback.json" 2>&1 | tee -a "$OUT/bench.log"
+  SYMM_GEMM_FORCE_FALLBACK=1 timeout 120 "$bin/symm-bench" gemm --preset bench/gemm/quick.json \
+    --output "$OUT/fallback.json" 2>&1 | tee -a "$OUT/bench.log"
   say "heuristic plans, untuned (bf16)"
   timeout 120 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --dtype bf16 --repeats 1 \
     --no-tune --output "$OUT/untuned.json" 2>&1 | tee -a "$OUT/bench.log"

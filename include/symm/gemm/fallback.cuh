@@ -72,10 +72,17 @@ struct FallbackGemm {
       cols = ncols - col0 - unit * 8;
       smem = K_ROWS ? kn_offset(row, unit) : k_major_offset(row, unit);
     }
-    // Chunks [j0, j1) of the next k-tile into `tile`.
+    // Chunks [j0, j1) of the next k-tile into `tile`. kWhole: the caller knows the whole
+    // k-tile lies inside the matrix, so no bounds are computed (in a tile's mainloop they
+    // cost more instructions than the mmas they feed).
+    template <bool kWhole>
     __device__ void load(std::uint8_t* tile, int j0, int j1, const In* any) const {
       const In* s = src + j0 * step;
-      if constexpr (kAligned) {
+      if constexpr (kAligned && kWhole) {
+#pragma unroll
+        for (int j = j0; j < j1; ++j, s += step)
+          ptx::cp_async_16_zfill(ptx::smem_addr(tile + smem + j * ROW_STEP * (ROW_CHUNKS * 16)), s, 16);
+      } else if constexpr (kAligned) {
 #pragma unroll
         for (int j = j0; j < j1; ++j, s += step)
           load_chunk(tile + smem + j * ROW_STEP * (ROW_CHUNKS * 16), s, j * ROW_STEP < rows ? cols : 0, any);
@@ -106,11 +113,12 @@ struct FallbackGemm {
     BColumn b;
     const In *any_a, *any_b;
 
+    template <bool kWhole = false>
     __device__ void load(std::uint8_t* stage, int part) const {
       const int lo = part * PER_PART, hi = lo + PER_PART, na = AColumn::CHUNKS;
-      a.load(stage, lo, hi < na ? hi : na, any_a);
-      b.load(stage + A_BYTES, lo > na ? lo - na : 0, hi - na < BColumn::CHUNKS ? hi - na : BColumn::CHUNKS,
-             any_b);
+      a.template load<kWhole>(stage, lo, hi < na ? hi : na, any_a);
+      b.template load<kWhole>(stage + A_BYTES, lo > na ? lo - na : 0,
+                              hi - na < BColumn::CHUNKS ? hi - na : BColumn::CHUNKS, any_b);
     }
     __device__ void advance() { a.advance(), b.advance(); }
   };
@@ -257,8 +265,9 @@ struct FallbackGemm {
     Frags f[2];
     load_frags(f[0], ring, 0, a_lane, b_lane);
     int read = 0, write = STAGES - 1;  // slots of tile kt (kt + 1 from its barrier on), kt + STAGES - 1
-    for (int kt = 0; kt < k_tiles; ++kt) {
-      const bool more = kt + STAGES - 1 < k_tiles;
+    // One k-tile: its mmas, and (if `more`) the loads of tile kt + STAGES - 1, which with
+    // kWhole lie inside the matrix.
+    auto k_tile = [&]<bool kWhole>(bool more) {
 #pragma unroll
       for (int ks = 0; ks < K_STEPS; ++ks) {
         if (ks == K_STEPS - 1) {
@@ -268,7 +277,7 @@ struct FallbackGemm {
         }
         // After the last tile this reads a stale slot into fragments that go unused.
         load_frags(f[(ks + 1) % 2], ring + read * STAGE_BYTES, (ks + 1) % K_STEPS, a_lane, b_lane);
-        if (ks < PARTS && more) loader.load(smem + write * STAGE_BYTES, ks);
+        if (ks < PARTS && more) loader.template load<kWhole>(smem + write * STAGE_BYTES, ks);
         if (ks == PARTS - 1) {
           ptx::cp_async_commit();
           loader.advance();
@@ -276,7 +285,13 @@ struct FallbackGemm {
         }
         mma(acc, f[ks % 2]);
       }
-    }
+    };
+    // A block inside M and N loads whole k-tiles up to the last one that K cuts.
+    const bool inside = kAligned && m0 + Cfg::BLK_M <= p.m && n0 + Cfg::BLK_N <= p.n;
+    const int whole_loads = min_int(k_tiles, inside ? (p.k - k0) / Cfg::BLK_K : 0);
+    int kt = 0;
+    for (; kt + STAGES - 1 < whole_loads; ++kt) k_tile.template operator()<true>(true);
+    for (; kt < k_tiles; ++kt) k_tile.template operator()<false>(kt + STAGES - 1 < k_tiles);
     if (p.k_splits > 1 && !reduce_splits(acc, p, blockIdx.y * gridDim.x + blockIdx.x, split)) return;
     store(acc, p, m0 + wm * Cfg::WARP_M, n0 + wn * Cfg::WARP_N, lane);
   }
