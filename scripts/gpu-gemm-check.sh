@@ -86,7 +86,7 @@ fi
 if [ "$mode" = final ]; then
   "$bin/symm_gemm_plan_test" --gtest_brief=1 2>&1 | tail -1
   timeout 60 "$bin/symm_gemm_gpu_test" \
-    --gtest_filter='WgmmaTile*:GemmSplitK*:GemmShard*:GemmFallback.Chosen*' >"$OUT/gemm_test.log" 2>&1
+    --gtest_filter='WgmmaTile*:GemmSplitK*:GemmShard*:GemmFallback.Chosen*:GemmFallback.SplitK*' >"$OUT/gemm_test.log" 2>&1
   echo "gpu test subset exit $?"; grep -E "PASSED|FAILED" "$OUT/gemm_test.log"
   say "benchmark (bench/gemm/issue4.json)"
   timeout 200 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --output "$OUT/gemm.json" "$@" \

@@ -4,8 +4,10 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/runtime.hpp"
@@ -105,25 +107,34 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
   if (options_.force_fallback || options_.config) return plan(p);  // nothing to choose
   const auto plans = candidate_plans(p, options_, limits_, candidates);
   if (plans.size() < 2) return plan(p);
-  cudaEvent_t start = nullptr, stop = nullptr;
-  check_cuda(cudaEventCreate(&start), "cudaEventCreate");
-  check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
-  float best_ms = 0;
-  std::size_t best = 0;
+  // Rounds of one timed run per plan, interleaved, so that clock and temperature drift
+  // during tuning do not favour the plans timed first; each plan's median decides.
+  std::vector<cudaEvent_t> events(2 * plans.size() * runs);
+  for (auto& e : events) check_cuda(cudaEventCreate(&e), "cudaEventCreate");
+  for (const Plan& plan : plans) run(p, plan, stream);  // warm-up (and workspace)
+  for (int r = 0; r < runs; ++r)
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      const std::size_t e = 2 * (r * plans.size() + i);
+      check_cuda(cudaEventRecord(events[e], stream), "cudaEventRecord");
+      run(p, plans[i], stream);
+      check_cuda(cudaEventRecord(events[e + 1], stream), "cudaEventRecord");
+    }
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (gemm tuning)");
+  std::vector<float> medians;
   for (std::size_t i = 0; i < plans.size(); ++i) {
-    run(p, plans[i], stream);  // warm-up (and workspace)
-    check_cuda(cudaEventRecord(start, stream), "cudaEventRecord");
-    for (int r = 0; r < runs; ++r) run(p, plans[i], stream);
-    check_cuda(cudaEventRecord(stop, stream), "cudaEventRecord");
-    check_cuda(cudaEventSynchronize(stop), "cudaEventSynchronize (gemm tuning)");
-    float ms = 0;
-    check_cuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    if (i == 0 || ms < best_ms) best_ms = ms, best = i;
+    std::vector<float> ms(runs);
+    for (int r = 0; r < runs; ++r) {
+      const std::size_t e = 2 * (r * plans.size() + i);
+      check_cuda(cudaEventElapsedTime(&ms[r], events[e], events[e + 1]), "cudaEventElapsedTime");
+    }
+    std::nth_element(ms.begin(), ms.begin() + runs / 2, ms.end());
+    medians.push_back(ms[runs / 2]);
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  for (auto& e : events) cudaEventDestroy(e);
+  const std::size_t best = std::min_element(medians.begin(), medians.end()) - medians.begin();
   Plan chosen = plans[best];
-  chosen.reason = fmt::format("tuned: fastest of {} candidate plans ({} runs each)", plans.size(), runs);
+  chosen.reason = fmt::format("tuned: fastest median of {} candidate plans ({} interleaved runs each)",
+                              plans.size(), runs);
   return chosen;
 }
 

@@ -24,7 +24,7 @@ struct GemmOptions {
   int num_blocks = 0;                  // persistent blocks (gemm_sms); 0: one per SM
   int gsize_m = 8;                     // tile rows per group of the grouped order
   int k_splits = 0;                    // 0: the heuristic's; 1: no split-K
-  int stream_k = -1;                   // -1: where the model or the tuner prefers it; 0: never; 1: always
+  int stream_k = 0;                    // 0: never (default: docs/gemm.md, run 6); -1: where the model or the tuner prefers it; 1: always
   int cluster_m = 0;                   // 0: the heuristic's; 1: no clusters; 2: clusters of 2
   bool force_fallback = false;         // use the mma.sync kernel even where WGMMA could run
   bool verbose = false;                // say which kernel runs and why (stderr)

@@ -275,16 +275,17 @@ TEST(GemmPlan, StreamKEvensOutThePartialWave) {
   EXPECT_FALSE(dp.sched.stream_k());
   EXPECT_LT(predicted_cost(sk.config, sk.sched, 132), predicted_cost(dp.config, dp.sched, 132));
 
-  // The tuner's candidates include stream-K plans unless stream-K is off.
+  // The tuner's candidates include stream-K plans when the heuristic may choose it (-1),
+  // not by default.
   const auto has_stream_k = [&](const GemmOptions& opts) {
     for (const Plan& plan : candidate_plans(p, opts, DeviceLimits{}, 16))
       if (plan.sched.stream_k()) return true;
     return false;
   };
-  EXPECT_TRUE(has_stream_k(GemmOptions{}));
-  GemmOptions off;
-  off.stream_k = 0;
-  EXPECT_FALSE(has_stream_k(off));
+  EXPECT_FALSE(has_stream_k(GemmOptions{}));
+  GemmOptions heuristic;
+  heuristic.stream_k = -1;
+  EXPECT_TRUE(has_stream_k(heuristic));
 }
 
 TEST(GemmPlan, ClustersFollowTheOptionsAndTheResidencyLimit) {
