@@ -39,10 +39,10 @@ int resident_blocks(const KernelConfig& config, int sm_count) {
   return resident_blocks_typed<DType::bf16, DType::bf16, BLayout::nk>(config, sm_count);
 }
 
-void launch_fallback(DType in, DType out, BLayout layout, bool aligned_loads,
-                     const FallbackParams& params, cudaStream_t stream) {
+void launch_fallback(DType in, DType out, BLayout layout, const KernelConfig& config,
+                     bool aligned_loads, const FallbackParams& params, cudaStream_t stream) {
   dispatch(in, out, layout, [&]<DType I, DType O, BLayout L>() {
-    launch_fallback_typed<I, O, L>(aligned_loads, params, stream);
+    launch_fallback_typed<I, O, L>(config, aligned_loads, params, stream);
   });
 }
 

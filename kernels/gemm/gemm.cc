@@ -144,7 +144,8 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
     FallbackParams params{p.a,   p.b,   p.c,   int(p.m), int(p.n), int(p.k),
                           p.lda, p.ldb, p.ldc, plan.sched.k_splits, {}};
     if (workspace_bytes(plan) > 0) prepare_workspace(plan, params.splitk, stream);
-    detail::launch_fallback(p.in_dtype, p.out_dtype, p.b_layout, plan.aligned_loads, params, stream);
+    detail::launch_fallback(p.in_dtype, p.out_dtype, p.b_layout, plan.config, plan.aligned_loads, params,
+                            stream);
     return;
   }
   const auto maps = make_operand_maps(p, plan.config);

@@ -92,14 +92,21 @@ struct ConfigCatalog<std::tuple<Cfg...>> {
 };
 inline constexpr auto kWgmmaConfigs = ConfigCatalog<WgmmaConfigs>::all;
 
-// The portable mma.sync kernel: (128, 256, 64) tiles, 8 warps of (64, 64), 4 stages.
-struct FallbackConfig {
-  static constexpr int BLK_M = 128, BLK_N = 128, BLK_K = 64, STAGES = 3;
+// The portable mma.sync kernel: (BM, BN, 64) tiles, 4 warps of (64, BN / 2), 3 stages
+// (96 KiB or less: two blocks per SM on Hopper, and one fits any sm_80+ GPU).
+template <int BM, int BN>
+struct FallbackTile {
+  static constexpr int BLK_M = BM, BLK_N = BN, BLK_K = 64, STAGES = 3;
   static constexpr int WARPS_M = 2, WARPS_N = 2, THREADS = WARPS_M * WARPS_N * 32;
   static constexpr int BLOCKS_PER_SM = 2;
   static constexpr int WARP_M = BLK_M / WARPS_M, WARP_N = BLK_N / WARPS_N;
   static constexpr int SMEM_BYTES = STAGES * (BLK_M + BLK_N) * BLK_K * 2;
   static constexpr KernelConfig desc{BLK_M, BLK_N, BLK_K, STAGES};
+  static_assert(WARP_M % 16 == 0 && WARP_N % 16 == 0, "whole ldmatrix x4 fragments per warp");
 };
+using FallbackConfig = FallbackTile<128, 128>;
+// 96 columns: shards of N = 576 (8 ranks of 4608) fill whole tiles; B as N x K only, as a
+// K x N B tile's rows must span whole 64-column swizzle rows.
+using FallbackNarrowConfig = FallbackTile<128, 96>;
 
 }  // namespace symm::gemm

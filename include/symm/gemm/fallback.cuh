@@ -17,9 +17,8 @@
 
 namespace symm::gemm {
 
-template <class In, class Out, BLayout BL, bool kAligned>
+template <class Cfg, class In, class Out, BLayout BL, bool kAligned>
 struct FallbackGemm {
-  using Cfg = FallbackConfig;
   static constexpr int A_BYTES = Cfg::BLK_M * Cfg::BLK_K * 2;  // (BLK_M, BLK_K): rows of 128 B
   static constexpr int B_BYTES = Cfg::BLK_N * Cfg::BLK_K * 2;  // nk: (BLK_N, BLK_K); kn: (BLK_K, BLK_N)
   static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
@@ -297,11 +296,11 @@ struct FallbackGemm {
   }
 };
 
-template <class In, class Out, BLayout BL, bool kAligned>
-__global__ void __launch_bounds__(FallbackConfig::THREADS, FallbackConfig::BLOCKS_PER_SM)
+template <class Cfg, class In, class Out, BLayout BL, bool kAligned>
+__global__ void __launch_bounds__(Cfg::THREADS, Cfg::BLOCKS_PER_SM)
     fallback_gemm_kernel(const FallbackParams p) {
   extern __shared__ __align__(128) std::uint8_t fallback_smem[];
-  FallbackGemm<In, Out, BL, kAligned>::run(p, fallback_smem);
+  FallbackGemm<Cfg, In, Out, BL, kAligned>::run(p, fallback_smem);
 }
 
 }  // namespace symm::gemm

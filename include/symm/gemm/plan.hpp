@@ -20,7 +20,7 @@ struct DeviceLimits {
 };
 
 struct GemmOptions {
-  std::optional<KernelConfig> config;  // a WGMMA configuration to use; none: the heuristic's
+  std::optional<KernelConfig> config;  // a WGMMA configuration (with force_fallback: a fallback one); none: the heuristic's
   int num_blocks = 0;                  // persistent blocks (gemm_sms); 0: one per SM
   int gsize_m = 8;                     // tile rows per group of the grouped order
   int k_splits = 0;                    // 0: the heuristic's; 1: no split-K

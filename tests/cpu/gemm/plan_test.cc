@@ -201,18 +201,31 @@ TEST(GemmPlan, FallbackSplitsKOnlyWhereTilesLeaveSmsIdle) {
   GemmOptions forced;
   forced.force_fallback = true;
   const Plan square = make_plan(problem(8192, 8192, 8192), forced, DeviceLimits{});
+  EXPECT_EQ(square.config, FallbackConfig::desc);
   EXPECT_EQ(square.sched.k_splits, 1);
   EXPECT_EQ(workspace_bytes(square), 0u);
-  // 8192 x 576: 64 x 5 tiles of 128 x 128 for 264 resident blocks.
-  const Plan skinny = make_plan(problem(8192, 576, 36864), forced, DeviceLimits{});
-  EXPECT_GT(skinny.sched.k_splits, 1) << describe(problem(8192, 576, 36864), skinny);
+  // 8192 x 576: 96-wide tiles fill the 576 columns (6 x 64 tiles for 264 resident blocks).
+  const auto shard = problem(8192, 576, 36864);
+  const Plan skinny = make_plan(shard, forced, DeviceLimits{});
+  EXPECT_EQ(skinny.config, FallbackNarrowConfig::desc) << describe(shard, skinny);
+  EXPECT_GT(skinny.sched.k_splits, 1) << describe(shard, skinny);
   EXPECT_EQ(skinny.num_blocks, skinny.sched.num_tiles() * skinny.sched.k_splits);
   // A partial per (tile, split) and a counter per tile.
   EXPECT_EQ(workspace_bytes(skinny),
             (std::size_t(skinny.sched.num_tiles()) * 4 + 255) / 256 * 256 +
-                std::size_t(skinny.sched.num_tiles()) * skinny.sched.k_splits * 128 * 128 * 4);
+                std::size_t(skinny.sched.num_tiles()) * skinny.sched.k_splits * 128 * 96 * 4);
+  // B as K x N: 128-wide tiles only.
+  EXPECT_EQ(make_plan(problem(8192, 576, 36864, BLayout::kn), forced, DeviceLimits{}).config,
+            FallbackConfig::desc);
   forced.k_splits = 1;
-  EXPECT_EQ(make_plan(problem(8192, 576, 36864), forced, DeviceLimits{}).sched.k_splits, 1);
+  EXPECT_EQ(make_plan(shard, forced, DeviceLimits{}).sched.k_splits, 1);
+  // A configuration given with force_fallback must be a fallback one for B's layout.
+  forced.config = FallbackConfig::desc;
+  EXPECT_EQ(make_plan(shard, forced, DeviceLimits{}).config, FallbackConfig::desc);
+  forced.config = FallbackNarrowConfig::desc;
+  EXPECT_THROW(make_plan(problem(8192, 576, 36864, BLayout::kn), forced, DeviceLimits{}), Error);
+  forced.config = KernelConfig{128, 256, 64, 4};
+  EXPECT_THROW(make_plan(shard, forced, DeviceLimits{}), Error);
 }
 
 TEST(GemmPlan, ForcedConfigurationIsUsedOrRefused) {

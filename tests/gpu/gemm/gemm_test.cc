@@ -192,11 +192,16 @@ TEST(GemmFallback, ForcedOnAlignedShapes) {
   GemmVsCublas check;
   GemmOptions o;
   o.force_fallback = true;
-  for_each_variant([&](const Case& c) {
-    const Plan plan = check.run(c, o);
-    EXPECT_EQ(plan.kind, KernelKind::fallback);
-    EXPECT_TRUE(plan.aligned_loads);
-  });
+  for (const KernelConfig& config : {FallbackConfig::desc, FallbackNarrowConfig::desc}) {
+    o.config = config;
+    for_each_variant([&](const Case& c) {
+      if (!config.supports(c.layout)) return;  // refused at planning (plan_test)
+      const Plan plan = check.run(c, o);
+      EXPECT_EQ(plan.kind, KernelKind::fallback);
+      EXPECT_EQ(plan.config, config);
+      EXPECT_TRUE(plan.aligned_loads);
+    });
+  }
 }
 
 // Split-K in the fallback: uneven splits, ragged shapes, both loaders; three launches on
@@ -213,9 +218,10 @@ TEST(GemmFallback, SplitKMatchesCublas) {
       EXPECT_EQ(plan.sched.k_splits, splits);
       check.run(Case{{197, 131, 301, 2}, DType::fp16, DType::fp16, l}, o, 3);  // element-wise loads
     }
-  o.k_splits = 0;  // the heuristic splits a skinny shard
+  o.k_splits = 0;  // the heuristic splits a skinny shard, in 96-wide tiles
   const Plan plan = check.run(Case{{1024, 576, 16384, 0}, DType::bf16, DType::bf16, BLayout::nk}, o, 3);
   EXPECT_GT(plan.sched.k_splits, 1);
+  EXPECT_EQ(plan.config, FallbackNarrowConfig::desc);
 }
 
 TEST(GemmFallback, ChosenForRowsTmaCannotDescribe) {
