@@ -33,7 +33,8 @@ void launch_fallback_config(bool aligned_loads, const FallbackParams& params, cu
 template <DType IN, DType OUT, BLayout BL>
 void launch_fallback_typed(const KernelConfig& config, bool aligned_loads, const FallbackParams& params,
                            cudaStream_t stream) {
-  if (config == FallbackConfig::desc) return launch_fallback_config<FallbackConfig, IN, OUT, BL>(aligned_loads, params, stream);
+  if (config == FallbackConfig::desc)
+    return launch_fallback_config<FallbackConfig, IN, OUT, BL>(aligned_loads, params, stream);
   if constexpr (FallbackNarrowConfig::desc.supports(BL))
     if (config == FallbackNarrowConfig::desc)
       return launch_fallback_config<FallbackNarrowConfig, IN, OUT, BL>(aligned_loads, params, stream);

@@ -27,8 +27,8 @@ struct Candidate {
 };
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00},    {{256, 128, 64, 4}, 0.99},    {{128, 192, 64, 4}, 0.99},
-    {{128, 144, 64, 5}, 0.96},    {{128, 128, 64, 6}, 0.94},    {{128, 256, 64, 4, 2}, 0.65}, {{128, 192, 64, 4, 2}, 0.65},
-    {{256, 128, 64, 4, 2}, 0.65}};
+    {{128, 144, 64, 5}, 0.96},    {{128, 128, 64, 6}, 0.94},    {{128, 256, 64, 4, 2}, 0.65},
+    {{128, 192, 64, 4, 2}, 0.65}, {{256, 128, 64, 4, 2}, 0.65}};
 constexpr int kMaxSplits = 16;
 constexpr int kMinKItersPerSplit = 8;
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations

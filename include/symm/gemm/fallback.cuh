@@ -243,7 +243,8 @@ struct FallbackGemm {
     const In* gb = static_cast<const In*>(p.b);
 
     Loader loader{AColumn(ga, p.lda, m0, k0, p.m, p.k),
-                  BL == BLayout::nk ? BColumn(gb, p.ldb, n0, k0, p.n, p.k) : BColumn(gb, p.ldb, k0, n0, p.k, p.n),
+                  BL == BLayout::nk ? BColumn(gb, p.ldb, n0, k0, p.n, p.k)
+                                    : BColumn(gb, p.ldb, k0, n0, p.k, p.n),
                   ga, gb};
     const int a_lane = k_major_offset(wm * Cfg::WARP_M + (q % 2) * 8 + r, q / 2);
     const int b_lane = BL == BLayout::nk ? k_major_offset(wn * Cfg::WARP_N + (q / 2) * 8 + r, q % 2)

@@ -20,11 +20,14 @@ struct DeviceLimits {
 };
 
 struct GemmOptions {
-  std::optional<KernelConfig> config;  // a WGMMA configuration (with force_fallback: a fallback one); none: the heuristic's
+  // A WGMMA configuration to use (with force_fallback: a fallback one); none: the heuristic's.
+  std::optional<KernelConfig> config;
   int num_blocks = 0;                  // persistent blocks (gemm_sms); 0: one per SM
   int gsize_m = 8;                     // tile rows per group of the grouped order
   int k_splits = 0;                    // 0: the heuristic's; 1: no split-K
-  int stream_k = 0;                    // 0: never (default: docs/gemm.md, run 6); -1: where the model or the tuner prefers it; 1: always
+  // Stream-K: 0 never (default; slower in docs/gemm.md, runs 6-7); -1 where the model or
+  // the tuner prefers it; 1 always.
+  int stream_k = 0;
   int cluster_m = 0;                   // 0: the heuristic's; 1: no clusters; 2: clusters of 2
   bool force_fallback = false;         // use the mma.sync kernel even where WGMMA could run
   bool verbose = false;                // say which kernel runs and why (stderr)
