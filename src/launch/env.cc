@@ -87,8 +87,8 @@ long long env_milliseconds(const EnvLookup& env, std::string_view name, long lon
   auto text = env(name);
   if (!text) return fallback;
   auto value = parse_integer(*text);
-  if (!value || *value < 0) {
-    throw Error(fmt::format("{}={} is not a number of milliseconds (expected an integer >= 0)",
+  if (!value || *value < 1) {  // 0 would make every wait time out at once
+    throw Error(fmt::format("{}={} is not a number of milliseconds (expected an integer >= 1)",
                             name, *text));
   }
   return *value;

@@ -37,7 +37,7 @@ bool check_gpus(const detail::GpuCount& gpus, const LaunchOptions& options, int 
 }
 
 std::chrono::milliseconds rank_time_limit(const LaunchOptions& options) {
-  if (options.rank_timeout.count() > 0) return options.rank_timeout;
+  if (options.rank_timeout) return *options.rank_timeout;  // given: even 0 (no limit) wins
   auto text = detail::process_env()("SYMM_RANK_TIMEOUT_S");
   if (!text) return std::chrono::milliseconds(0);
   auto limit = detail::parse_seconds(*text);
@@ -65,7 +65,7 @@ int join(const LauncherInfo& launcher, const LaunchOptions& options, const std::
     return 1;
   }
   if (!check_gpus(detail::count_gpus(), options, launcher.world, launcher.rank == 0)) return 1;
-  if (options.rank_timeout.count() > 0 && launcher.rank == 0) {
+  if (options.rank_timeout && options.rank_timeout->count() > 0 && launcher.rank == 0) {
     log::warn(fmt::format("--rank_timeout applies to ranks symm spawns; under {} the launcher decides when "
                           "the job ends",
                           launcher.name));

@@ -34,6 +34,12 @@ RankOutcome run_rank_main(Team& team, const std::function<int(Team&)>& rank_main
     outcome.code = 1;
     outcome.error = "an exception of unknown type escaped the rank's main function";
   }
+  if (outcome.code < 0 || outcome.code > 255) {  // an exit status keeps only 8 bits: 256 would pass
+    log::error(fmt::format("the rank's main function returned {}, which is not an exit status "
+                           "(0..255); exiting with 1",
+                           outcome.code));
+    outcome.code = 1;
+  }
   if (!outcome.error.empty()) log::error(outcome.error);
   outcome.lost_peer = outcome.code != 0 ? lost_peer() : -1;
   return outcome;

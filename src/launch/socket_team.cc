@@ -75,8 +75,6 @@ class SocketTeam final : public Team {
 
   int rank() const override { return rank_; }
   int world() const override { return world_; }
-  void set_timeout(std::chrono::milliseconds timeout) override { timeout_ = timeout; }
-
   void barrier() override {
     run(Frame{Op::barrier, 0, 0, 0, 0}, [&](const Frame& call, const WaitContext& wait) {
       if (rank_ == 0) {

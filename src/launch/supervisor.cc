@@ -186,7 +186,9 @@ struct Plumbing {
         throw Error(fmt::format("cannot create the report pipe for rank {}: {}", r, std::strerror(errno)));
       }
       ranks[r].report.reset(pipe[0]);
-      ::fcntl(pipe[0], F_SETFL, O_NONBLOCK);
+      if (::fcntl(pipe[0], F_SETFL, O_NONBLOCK) != 0) {
+        throw Error(fmt::format("cannot make rank {}'s report pipe non-blocking: {}", r, std::strerror(errno)));
+      }
       report_writers[r].reset(pipe[1]);
     }
   }
@@ -213,9 +215,13 @@ struct Plumbing {
                               std::vector<RankProcess>& ranks, SignalState& signals,
                               const std::function<int(Team&)>& rank_main) {
   // Die with the supervisor, even if it is SIGKILLed; it may have died before prctl.
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // A rank outside those guarantees could outlive the job: it refuses to run.
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::setpgid(0, group) != 0) {  // group 0: rank 0 founds it
+    log::error(fmt::format("rank {}: cannot tie itself to the supervisor (prctl/setpgid: {})", rank,
+                           std::strerror(errno)));
+    ::_exit(1);
+  }
   if (::getppid() != supervisor) ::_exit(1);
-  ::setpgid(0, group);  // group 0: rank 0 founds the ranks' process group
   // The ranks' group is not the terminal's foreground group: with `stty tostop` a
   // write to the terminal would stop the rank, and a read would stop it for ever.
   ::signal(SIGTTOU, SIG_IGN);
@@ -232,7 +238,6 @@ struct Plumbing {
   try {
     auto team = make_socket_team(rank, world, std::move(sockets));
     outcome = run_rank_main(*team, rank_main);
-    if (outcome.code < 0 || outcome.code > 255) outcome.code = 1;  // keep failures visible
     // Report before the team's sockets close: a peer that then fails for want of this
     // rank can only exit after the report is in place, so the supervisor can tell
     // cause from consequence.

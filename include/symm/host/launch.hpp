@@ -17,6 +17,7 @@
 // SYMM_LOCAL_RANK % count_visible_gpus() (ranks may outnumber GPUs).
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "symm/host/team.hpp"
@@ -25,7 +26,8 @@ namespace symm {
 
 struct LaunchOptions {
   int num_ranks = 0;                        // 0: one rank per visible GPU (or the launcher's)
-  std::chrono::milliseconds rank_timeout{0};  // 0: SYMM_RANK_TIMEOUT_S, else no limit
+  // Time limit of a spawned job; none: SYMM_RANK_TIMEOUT_S, else no limit; 0: no limit.
+  std::optional<std::chrono::milliseconds> rank_timeout;
   std::chrono::milliseconds kill_grace{3000};  // SIGTERM -> SIGKILL delay when ending ranks
   bool needs_gpu = true;                    // refuse to start when no GPU is visible
 };

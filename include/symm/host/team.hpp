@@ -9,7 +9,6 @@
 // symm::PeerLostError naming a rank that went away. Calls that disagree across ranks
 // (different collective, root or size) throw symm::Error naming both sides. After a
 // collective has thrown, the team is unusable: every later call throws.
-#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -43,9 +42,6 @@ class Team {
   // Passes one file descriptor per rank (SCM_RIGHTS); result[r] is a local duplicate of
   // rank r's descriptor (result[rank()] duplicates fd itself).
   virtual std::vector<UniqueFd> all_gather_fds(int fd) = 0;
-
-  // Timeout applied to each collective; SYMM_BOOTSTRAP_TIMEOUT_MS overrides the default.
-  virtual void set_timeout(std::chrono::milliseconds timeout) = 0;
 };
 
 }  // namespace symm

@@ -28,7 +28,7 @@ namespace {
 
 struct DriverOptions {
   std::string mode = "collectives";  // collectives | env | sleep | fail | stall | mismatch
-  std::string fail = "exit1";        // fail mode: exit1 | throw | signal | hang
+  std::string fail = "exit1";        // fail mode: exit1 | exit256 | throw | signal | hang
   std::string others = "sleep";      // fail mode, the other ranks: sleep | barrier | exit
   int fail_rank = 1;
   int signal_number = SIGKILL;
@@ -163,6 +163,7 @@ int rank_main(symm::Team& team, const DriverOptions& options) {
   // mode == "fail": fail_rank fails as --fail says.
   if (failing) {
     if (options.fail == "exit1") return 1;
+    if (options.fail == "exit256") return 256;  // not an exit status: must not read as 0
     if (options.fail == "throw") throw symm::Error("deliberate failure in the test driver");
     if (options.fail == "signal") ::kill(::getpid(), options.signal_number);
     for (;;) ::pause();  // hang (or wait for the signal to land)
@@ -187,7 +188,7 @@ int main(int argc, char** argv) {
   symm::add_bytes_option(app, "--heap_size", heap_size, "symmetric heap per rank (parsed only)");
   DriverOptions options;
   app.add_option("--mode", options.mode)->check(CLI::IsMember({"collectives", "env", "sleep", "fail", "stall", "mismatch"}));
-  app.add_option("--fail", options.fail)->check(CLI::IsMember({"exit1", "throw", "signal", "hang"}));
+  app.add_option("--fail", options.fail)->check(CLI::IsMember({"exit1", "exit256", "throw", "signal", "hang"}));
   app.add_option("--others", options.others)->check(CLI::IsMember({"sleep", "barrier", "exit"}));
   app.add_option("--fail_rank", options.fail_rank);
   app.add_option("--signal", options.signal_number);

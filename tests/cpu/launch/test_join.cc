@@ -129,6 +129,18 @@ TEST(Join, AcceptsARankCountEqualToTheLaunchers) {
   for (auto& p : job) EXPECT_EQ(p->exit_code(), 0) << p->output();
 }
 
+// A main function returning 256 would exit with status 0 (8 bits): it exits with 1.
+TEST(Join, MainReturningAnOutOfRangeCodeFails) {
+  Job job;
+  start_ranks(job, torchrun(2, unique_port()), ranks_upto(2),
+              {"--mode", "fail", "--fail", "exit256", "--fail_rank", "1", "--others", "exit"});
+  ASSERT_TRUE(wait_job(job, 15s));
+  EXPECT_EQ(job[0]->exit_code(), 0) << job[0]->output();
+  EXPECT_EQ(job[1]->exit_code(), 1) << job[1]->output();
+  EXPECT_NE(job[1]->output().find("returned 256, which is not an exit status"), std::string::npos)
+      << job[1]->output();
+}
+
 TEST(Join, RefusesToSpawnInsideALauncher) {
   Job job;
   start_ranks(job, torchrun(2, unique_port()), ranks_upto(2), {"-r", "4"});

@@ -1,6 +1,7 @@
 // Recognising external launchers from their environment, and counting visible GPUs.
 #include <gtest/gtest.h>
 
+#include "env.hpp"
 #include "gpu_count.hpp"
 #include "launcher_env.hpp"
 #include "symm/common/error.hpp"
@@ -101,6 +102,17 @@ TEST(DetectLauncher, RejectsMalformedVariables) {
   auto not_a_number = torchrun_env(0, 4);
   not_a_number["WORLD_SIZE"] = "four";
   EXPECT_THROW(detect(not_a_number), symm::Error);
+}
+
+// A timeout of 0 would make every wait give up at once: refused, as are non-numbers.
+TEST(EnvMilliseconds, AcceptsPositiveIntegersOnly) {
+  using symm::detail::env_milliseconds;
+  EXPECT_EQ(env_milliseconds(env_lookup({}), "SYMM_BOOTSTRAP_TIMEOUT_MS", 60000), 60000);
+  EXPECT_EQ(env_milliseconds(env_lookup({{"SYMM_BOOTSTRAP_TIMEOUT_MS", "250"}}), "SYMM_BOOTSTRAP_TIMEOUT_MS", 1), 250);
+  for (const char* bad : {"0", "-5", "1.5", "soon", ""})
+    EXPECT_THROW(env_milliseconds(env_lookup({{"SYMM_BOOTSTRAP_TIMEOUT_MS", bad}}), "SYMM_BOOTSTRAP_TIMEOUT_MS", 1),
+                 symm::Error)
+        << bad;
 }
 
 TEST(DetectLauncher, DemandsAJobIdentity) {

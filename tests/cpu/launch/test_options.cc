@@ -81,6 +81,11 @@ TEST(LaunchOptionsCli, ParsesGoodInput) {
   EXPECT_EQ(heap, 2ull << 30);
   EXPECT_EQ(parse({"--num_ranks=2"}, launch, heap), "");
   EXPECT_EQ(launch.num_ranks, 2);
+  // 0 given is "no limit", not "not given": SYMM_RANK_TIMEOUT_S must not override it.
+  symm::LaunchOptions no_limit;
+  EXPECT_FALSE(no_limit.rank_timeout.has_value());
+  EXPECT_EQ(parse({"--rank_timeout", "0"}, no_limit, heap), "");
+  EXPECT_EQ(no_limit.rank_timeout, std::chrono::milliseconds(0));
 }
 
 TEST(LaunchOptionsCli, RejectsBadInput) {

@@ -142,7 +142,9 @@ TEST(SocketTeam, LostPeerIsNamedAndLeavesTheTeamUnusable) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s) << "a lost peer is noticed at once, not at the timeout";
   EXPECT_TRUE(contains(errors[0], "rank 2 closed its bootstrap connection")) << errors[0];
   EXPECT_TRUE(contains(errors[1], "rank 0 (the hub) closed")) << errors[1];
-  EXPECT_GE(symm::detail::lost_peer(), 0) << "the process remembers that a peer vanished";
+  // lost_peer() is per process (set by the first loss of any test in this binary), so it
+  // is checked where each rank is a process: the Supervisor tests name the killed rank,
+  // not the ranks that lost it.
 }
 
 TEST(SocketTeam, DisagreeingCallsAreReportedNotMisread) {

@@ -49,8 +49,6 @@ class ThreadTeam final : public Team {
   std::vector<UniqueFd> all_gather_fds(int) override {
     throw Error("ThreadTeam: file descriptors are not passed between threads");
   }
-  void set_timeout(std::chrono::milliseconds) override {}
-
  private:
   Hub& hub_;
   int rank_;
