@@ -9,7 +9,6 @@ namespace symm {
 
 CudaBenchDevice::CudaBenchDevice(cudaStream_t stream) : stream_(stream) {
   try {
-    check_cuda(cudaMalloc(&flush_buffer_, kL2FlushBytes), "cudaMalloc(256 MiB L2 flush buffer)");
     SYMM_CUDA_CHECK(cudaEventCreate(&start_));
     SYMM_CUDA_CHECK(cudaEventCreate(&stop_));
   } catch (...) {
@@ -31,6 +30,9 @@ void CudaBenchDevice::release() noexcept {
 }
 
 void CudaBenchDevice::flush_l2() {
+  // Allocated at the first flush: timers that never flush (tuning) cost no memory.
+  if (flush_buffer_ == nullptr)
+    check_cuda(cudaMalloc(&flush_buffer_, kL2FlushBytes), "cudaMalloc(256 MiB L2 flush buffer)");
   check_cuda(cudaMemsetAsync(flush_buffer_, 0, kL2FlushBytes, stream_),
              "cudaMemsetAsync(L2 flush buffer)");
 }

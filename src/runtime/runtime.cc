@@ -85,6 +85,10 @@ RuntimeOptions RuntimeOptions::from_env() {
 std::uint64_t device_wait_timeout_ns() {
   const auto ms = env_unsigned("SYMM_WAIT_TIMEOUT_MS",
                                "milliseconds a device-side wait may spin before it reports and traps");
+  // 0 would trap every wait at once; beyond a day the nanoseconds near the clock's range.
+  constexpr std::uint64_t kMaxMs = 24ull * 3600 * 1000;
+  if (ms && (*ms == 0 || *ms > kMaxMs))
+    throw Error(fmt::format("SYMM_WAIT_TIMEOUT_MS={} is out of range: give 1 to {} milliseconds", *ms, kMaxMs));
   return ms.value_or(device::kDefaultWaitTimeoutMs) * 1'000'000;
 }
 

@@ -58,7 +58,8 @@ BenchResult do_bench(BenchDevice& device, const std::function<void()>& fn,
 inline constexpr std::size_t kL2FlushBytes = std::size_t{256} << 20;
 
 // Times fn with CUDA events recorded on `stream` (fn must enqueue its work there) and
-// flushes the L2 by writing a buffer of kL2FlushBytes, allocated once, on that stream.
+// flushes the L2 by writing a buffer of kL2FlushBytes, allocated at the first flush, on
+// that stream.
 class CudaBenchDevice final : public BenchDevice {
  public:
   explicit CudaBenchDevice(cudaStream_t stream);
