@@ -15,6 +15,7 @@ set(CMAKE_CUDA_STANDARD_REQUIRED OFF)
 
 add_library(symm_cuda_flags INTERFACE)
 add_library(symm::cuda_flags ALIAS symm_cuda_flags)
+set_target_properties(symm_cuda_flags PROPERTIES EXPORT_NAME cuda_flags)  # symm::cuda_flags when installed too
 target_compile_options(symm_cuda_flags INTERFACE
   $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20 --expt-relaxed-constexpr --extended-lambda -Xptxas=-warn-spills>
   # Device code stays optimised in every configuration (-G would blow the GEMM's register

@@ -1,10 +1,10 @@
 # `cmake --install` puts headers, libraries, tools and a package config so that
-# `find_package(symm CONFIG)` gives users symm::host, symm::device, symm::gemm, ...
+# `find_package(symm CONFIG)` gives users symm::launch, symm::runtime, symm::device, symm::gemm.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/symm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS symm_cuda_flags symm_nccl EXPORT symmTargets)
+install(TARGETS symm_cuda_flags EXPORT symmTargets)
 
 get_property(_symm_libs GLOBAL PROPERTY SYMM_EXPORTED_LIBRARIES)
 if(_symm_libs)

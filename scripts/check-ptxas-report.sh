@@ -6,14 +6,17 @@
 #   scripts/check-ptxas-report.sh build.log <build-dir> [--incremental]
 #
 # --incremental (make test): a build that recompiled no kernel has no report to check;
-# the kernels it kept were checked when they were compiled.
+# the kernels it kept were built with -Xptxas=-Werror, so none of them spills or has its
+# wgmma serialised (a kernel that did would not have been built).
 #
 # The ptxas report comes from -Xptxas=-v (kernels/gemm/CMakeLists.txt); the PTX from the
 # symm_gemm_ptx target. SASS (HGMMA) needs cuobjdump on the GPU machine:
 # scripts/gpu-gemm-check.sh checks it there.
 set -euo pipefail
-log=${1:?usage: $0 BUILD_LOG BUILD_DIR}
-build=${2:?usage: $0 BUILD_LOG BUILD_DIR}
+usage="usage: $0 BUILD_LOG BUILD_DIR [--incremental]"
+log=${1:?$usage}
+build=${2:?$usage}
+case "${3:-}" in "" | --incremental) ;; *) echo "$usage" >&2; exit 2 ;; esac
 fail() { echo "check-ptxas-report: FAIL: $*" >&2; exit 1; }
 
 reports=$(grep -c "ptxas info    : Used" "$log" || true)

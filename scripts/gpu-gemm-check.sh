@@ -14,16 +14,22 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-all}
+case "$mode" in
+  tests | bench | all | quick | final | build) ;;
+  *) echo "usage: $0 [tests|bench|all|quick|final|build] [extra symm-bench arguments]" >&2; exit 2 ;;
+esac
 shift || true
 OUT=${OUT:-$root/build/gemm-out}
 mkdir -p "$OUT"
 say() { echo "== $*"; }
+failures=()
+failed() { failures+=("$1"); say "FAILED: $1"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu \
   --format=csv | tee "$OUT/gpu.txt"
 
 bin=$root/build/carry
-if ! "$bin/symm_gemm_plan_test" --gtest_brief=1 >/dev/null 2>&1; then
+if ! "$bin/symm_gemm_plan_test" --gtest_list_tests >/dev/null 2>&1; then
   say "carried binaries unusable here: building (standalone project, Release)"
   src=$root/build/gemm-standalone
   mkdir -p "$src"
@@ -46,75 +52,89 @@ endforeach()
 EOF
   cmake -S "$src" -B "$root/build/dev" -G Ninja -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
     -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-  cmake --build "$root/build/dev" -j "$(nproc)" --target symm_gemm_plan_test symm_gemm_gpu_test \
-    symm-bench symm_gemm_ptx >"$OUT/build.log" 2>&1
-  grep -E "error|FAILED" "$OUT/build.log" | head -20
-  scripts/check-ptxas-report.sh "$OUT/build.log" "$root/build/dev" || true
+  if ! timeout 900 cmake --build "$root/build/dev" -j "$(nproc)" --target symm_gemm_plan_test \
+    symm_gemm_gpu_test symm-bench symm_gemm_ptx >"$OUT/build.log" 2>&1; then
+    grep -E "error|FAILED" "$OUT/build.log" | head -20
+    say "build failed: $OUT/build.log"
+    exit 1
+  fi
+  scripts/check-ptxas-report.sh "$OUT/build.log" "$root/build/dev" || failed ptxas-report
   bin=$OUT/bin
   mkdir -p "$bin"
   cp "$root"/build/dev/tests_cpu_gemm/symm_gemm_plan_test "$root"/build/dev/tests_gpu_gemm/symm_gemm_gpu_test \
-    "$root"/build/dev/tools_symm-bench/symm-bench "$bin"/ 2>/dev/null
+    "$root"/build/dev/tools_symm-bench/symm-bench "$bin"/ || exit 1
 fi
 
 say "SASS: HGMMA instructions in the GEMM kernels"
-cuobjdump --dump-sass "$bin/symm_gemm_gpu_test" 2>/dev/null | grep -c "HGMMA" | sed 's/^/HGMMA count: /'
+cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+hgmma=$("$cuobjdump" --dump-sass "$bin/symm_gemm_gpu_test" | grep -c "HGMMA")
+echo "HGMMA count: $hgmma"
+[ "${hgmma:-0}" -gt 0 ] || failed "sass (no HGMMA)"
 
 if [ "$mode" = tests ] || [ "$mode" = all ] || [ "$mode" = quick ]; then
   say "cpu tests"
-  "$bin/symm_gemm_plan_test" --gtest_brief=1 2>&1 | tail -3
+  "$bin/symm_gemm_plan_test" --gtest_brief=1 2>&1 | tail -3 || failed cpu-tests
   say "single wgmma stage vs CPU"
-  timeout 60 "$bin/symm_gemm_gpu_test" --gtest_filter='WgmmaTile*' >"$OUT/tile.log" 2>&1
+  timeout 60 "$bin/symm_gemm_gpu_test" --gtest_filter='WgmmaTile*' >"$OUT/tile.log" 2>&1 || failed wgmma-tile
   grep -E "^\[  (     OK|FAILED|  SKIPPED) \]|Failure|mismatch" "$OUT/tile.log" | head -20
   # The newest paths first, each bounded: a failure turns the feature off for the
   # benchmark (SYMM_GEMM_CLUSTER=1, SYMM_GEMM_STREAM_K=0) instead of stopping the run.
   say "GEMM vs cuBLAS: 2-block clusters"
   timeout 60 "$bin/symm_gemm_gpu_test" --gtest_filter='*c2*:GemmSplitK.Uneven*' >"$OUT/gemm_test.log" 2>&1 ||
-    { say "cluster tests failed: benchmark without clusters"; export SYMM_GEMM_CLUSTER=1; }
+    { failed cluster-tests; say "benchmark without clusters"; export SYMM_GEMM_CLUSTER=1; }
   say "GEMM vs cuBLAS: stream-K"
   timeout 60 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmStreamK*' >>"$OUT/gemm_test.log" 2>&1 ||
-    { say "stream-K tests failed: benchmark without stream-K"; export SYMM_GEMM_STREAM_K=0; }
+    { failed stream-k-tests; say "benchmark without stream-K"; export SYMM_GEMM_STREAM_K=0; }
   say "GEMM vs cuBLAS: the rest"
   timeout 180 "$bin/symm_gemm_gpu_test" --gtest_filter='-WgmmaTile*:*c2*:GemmSplitK.Uneven*:GemmStreamK*' \
     >>"$OUT/gemm_test.log" 2>&1
   test_rc=$?
   echo "exit $test_rc"
+  [ "$test_rc" -eq 0 ] || failed gemm-tests
   grep -E "^\[  (     OK|FAILED|  SKIPPED) \]|Failure|mismatch|PASSED|FAILED" "$OUT/gemm_test.log" | head -60
   # A hang (timeout) would hang the benchmark too.
   [ "$test_rc" -eq 124 ] && { say "GEMM tests timed out: no benchmark"; exit 1; }
 fi
 
 if [ "$mode" = final ]; then
-  "$bin/symm_gemm_plan_test" --gtest_brief=1 2>&1 | tail -1
+  "$bin/symm_gemm_plan_test" --gtest_brief=1 2>&1 | tail -1 || failed cpu-tests
   timeout 60 "$bin/symm_gemm_gpu_test" \
-    --gtest_filter='WgmmaTile*:GemmSplitK*:GemmShard*:GemmFallback.Chosen*:GemmFallback.SplitK*' >"$OUT/gemm_test.log" 2>&1
-  echo "gpu test subset exit $?"; grep -E "PASSED|FAILED" "$OUT/gemm_test.log"
+    --gtest_filter='WgmmaTile*:GemmSplitK*:GemmShard*:GemmFallback.Chosen*:GemmFallback.SplitK*' >"$OUT/gemm_test.log" 2>&1 ||
+    failed gemm-tests
+  grep -E "PASSED|FAILED" "$OUT/gemm_test.log"
   say "benchmark (bench/gemm/issue4.json)"
   timeout 200 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --output "$OUT/gemm.json" "$@" \
-    2>&1 | tee "$OUT/bench.log"
+    2>&1 | tee "$OUT/bench.log" || failed "benchmark"
   say "heuristic plans, untuned (bf16)"
   timeout 100 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --dtype bf16 --repeats 1 \
-    --no-tune --output "$OUT/untuned.json" 2>&1 | tee -a "$OUT/bench.log"
+    --no-tune --output "$OUT/untuned.json" 2>&1 | tee -a "$OUT/bench.log" || failed "benchmark"
 fi
 
 if [ "$mode" = quick ]; then
   for cfg in "" 128x256x64s4 256x128x64s4 128x192x64s4 128x128x64s6; do
     say "quick benchmark ${cfg:-heuristic}"
     timeout 120 "$bin/symm-bench" gemm --preset bench/gemm/quick.json --dtype bf16 --repeats 1 \
-      --iters 10 ${cfg:+--config $cfg} --output "$OUT/quick${cfg:+_$cfg}.json" "$@" 2>&1 | tee -a "$OUT/bench.log"
+      --iters 10 ${cfg:+--config $cfg} --output "$OUT/quick${cfg:+_$cfg}.json" "$@" 2>&1 | tee -a "$OUT/bench.log" || failed "benchmark"
   done
 fi
 
 if [ "$mode" = bench ] || [ "$mode" = all ]; then
   say "benchmark (bench/gemm/issue4.json)"
   timeout 300 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --output "$OUT/gemm.json" "$@" \
-    2>&1 | tee -a "$OUT/bench.log"
+    2>&1 | tee -a "$OUT/bench.log" || failed "benchmark"
   say "mma.sync fallback (forced) vs cuBLAS"
   SYMM_GEMM_FORCE_FALLBACK=1 timeout 120 "$bin/symm-bench" gemm --preset bench/gemm/quick.json \
-    --output "$OUT/fallback.json" 2>&1 | tee -a "$OUT/bench.log"
+    --output "$OUT/fallback.json" 2>&1 | tee -a "$OUT/bench.log" || failed "benchmark"
   say "heuristic plans, untuned (bf16)"
   timeout 120 "$bin/symm-bench" gemm --preset bench/gemm/issue4.json --dtype bf16 --repeats 1 \
-    --no-tune --output "$OUT/untuned.json" 2>&1 | tee -a "$OUT/bench.log"
+    --no-tune --output "$OUT/untuned.json" 2>&1 | tee -a "$OUT/bench.log" || failed "benchmark"
   say "B as K x N"
   timeout 60 "$bin/symm-bench" gemm --mnk 8192 8192 8192 --layout kn --repeats 1 \
-    --output "$OUT/kn.json" 2>&1 | tee -a "$OUT/bench.log"
+    --output "$OUT/kn.json" 2>&1 | tee -a "$OUT/bench.log" || failed "benchmark"
 fi
+
+if [ ${#failures[@]} -gt 0 ]; then
+  say "gpu-gemm-check: FAILED: ${failures[*]}"
+  exit 1
+fi
+say "gpu-gemm-check: every step passed"

@@ -9,16 +9,22 @@
 #
 #   OUT=/tmp/rma SYMM_GIT_COMMIT=$(git rev-parse HEAD) scripts/gpu-rma-check.sh
 #
-# Knobs: OUT (results, default ./gpu-rma-out), BUILD (default build/gpu-rma),
+# Knobs: OUT (results, default out/gpu-rma), BUILD (default build/gpu-rma),
 # SKIP_BUILD=1, STEPS (which steps, in that order; default "tests sanitizer bench"),
 # BENCH_ARGS (extra example arguments, default "--n_warmup 5 --n_repeat 20"),
 # SANITIZER_TIMEOUT (seconds per sanitized run, default 900).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-OUT=${OUT:-$PWD/gpu-rma-out}
+OUT=${OUT:-$PWD/out/gpu-rma}  # out/ is ignored by git
 BUILD=${BUILD:-build/gpu-rma}
 STEPS=${STEPS:-tests sanitizer bench}
+for step in $STEPS; do
+  case "$step" in
+    tests | sanitizer | bench) ;;
+    *) echo "STEPS: unknown step '$step' (known: tests sanitizer bench)" >&2; exit 2 ;;
+  esac
+done
 BENCH_ARGS=${BENCH_ARGS:---n_warmup 5 --n_repeat 20}
 EXAMPLES=(00_load 01_store 02_all_load 03_all_store 04_atomic_add 05_atomic_xchg 06_message_passing)
 export SYMM_GIT_COMMIT=${SYMM_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
