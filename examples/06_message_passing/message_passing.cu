@@ -94,8 +94,10 @@ Mailboxes make_mailboxes(Session& s) {
   Runtime& rt = s.runtime();
   const int world = rt.world();
   Mailboxes box{};
-  box.slot_words = static_cast<std::int64_t>(s.options().max_bytes / 8);
-  box.inbox = static_cast<std::uint64_t*>(rt.heap().allocate(world * s.options().max_bytes));
+  // Slots start 16 bytes apart at least: write_message stores 16 bytes at a time.
+  const std::uint64_t slot_bytes = (s.options().max_bytes + 15) / 16 * 16;
+  box.slot_words = static_cast<std::int64_t>(slot_bytes / 8);
+  box.inbox = static_cast<std::uint64_t*>(rt.heap().allocate(world * slot_bytes));
   box.inbox_flag = static_cast<flag_t*>(rt.heap().allocate(world * sizeof(flag_t)));
   box.answer_flag = static_cast<flag_t*>(rt.heap().allocate(world * sizeof(flag_t)));
   SYMM_CUDA_CHECK(cudaMalloc(&box.sent, world * sizeof(flag_t)));

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 
@@ -134,6 +135,10 @@ CrossRankSummary Session::time(const std::function<void()>& fn,
   const auto nothing = [] {};
   const BenchResult mine =
       do_bench(*bench_device_, fn, barrier, preamble ? preamble : nothing, bench);
+  // A launch refused for its configuration sets the error without stopping anything: one
+  // check after the timed calls (none inside, where it would add host time) catches it.
+  check_cuda(cudaGetLastError(), "a kernel launch in the timed function",
+             "the figures of this case are void");
   return summarize_across_ranks(rt_.team(), mine);
 }
 
@@ -183,10 +188,12 @@ int run(int argc, char** argv, const Spec& spec, const Body& body) {
                              spec.min_ranks, spec.min_ranks, team.world()));
       return 2;
     }
+    // The heap: --heap_size, else SYMM_HEAP_SIZE, else what the example needs.
     RuntimeOptions runtime_options = RuntimeOptions::from_env();
-    runtime_options.heap_size = cl.heap_size > 0
-                                    ? cl.heap_size
-                                    : spec.heap_bytes(team.world(), cl.options.max_bytes) + (64 << 20);
+    if (cl.heap_size > 0)
+      runtime_options.heap_size = cl.heap_size;
+    else if (std::getenv("SYMM_HEAP_SIZE") == nullptr)
+      runtime_options.heap_size = spec.heap_bytes(team.world(), cl.options.max_bytes) + (64 << 20);
     Runtime rt(team, runtime_options);
     Options options = cl.options;
     Session session(spec, options, rt, argc, argv);

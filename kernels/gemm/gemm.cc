@@ -4,11 +4,15 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <charconv>
 #include <cstdlib>
+#include <limits>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
+#include "symm/host/bench.hpp"
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/runtime.hpp"
 #include "launch.hpp"
@@ -18,7 +22,6 @@
 namespace symm::gemm {
 namespace {
 
-
 const char* env(const char* name) {
   const char* v = std::getenv(name);
   return v && *v ? v : nullptr;
@@ -27,12 +30,13 @@ const char* env(const char* name) {
 int env_int(const char* name, int fallback) {
   const char* v = env(name);
   if (!v) return fallback;
-  char* end = nullptr;
-  const long x = std::strtol(v, &end, 10);
-  if (*end != '\0') throw Error(fmt::format("symm gemm: {}='{}' is not an integer", name, v));
-  return int(x);
+  int x = 0;
+  const std::string_view text = v;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), x);
+  if (error != std::errc() || end != text.data() + text.size())
+    throw Error(fmt::format("symm gemm: {}='{}' is not an integer in the range of int", name, v));
+  return x;
 }
-
 
 }  // namespace
 
@@ -41,7 +45,9 @@ GemmOptions GemmOptions::from_env() {
   if (const char* c = env("SYMM_GEMM_CONFIG")) {
     KernelConfig cfg;
     if (!parse_config(c, cfg))
-      throw Error(fmt::format("symm gemm: SYMM_GEMM_CONFIG='{}' is not BMxBNxBKsSTAGES, e.g. 128x256x64s4", c));
+      throw Error(fmt::format("symm gemm: SYMM_GEMM_CONFIG='{}' is not BMxBNxBKsSTAGES[c2], e.g. 128x256x64s4 "
+                              "or 128x256x64s4c2",
+                              c));
     o.config = cfg;
   }
   o.num_blocks = env_int("SYMM_GEMM_SMS", o.num_blocks);
@@ -51,6 +57,7 @@ GemmOptions GemmOptions::from_env() {
   o.cluster_m = env_int("SYMM_GEMM_CLUSTER", o.cluster_m);
   o.force_fallback = env_int("SYMM_GEMM_FORCE_FALLBACK", 0) != 0;
   o.verbose = env_int("SYMM_GEMM_VERBOSE", 0) != 0;
+  if (auto why = validate(o); !why.empty()) throw Error("symm gemm: " + why);
   return o;
 }
 
@@ -69,15 +76,18 @@ DeviceLimits query_device_limits(int device) {
   return d;
 }
 
-Gemm::Gemm(GemmOptions options) : options_(std::move(options)) {
+Gemm::Gemm(GemmOptions options)
+    : options_(std::move(options)), wait_timeout_ns_(device_wait_timeout_ns()) {
+  if (auto why = validate(options_); !why.empty()) throw Error("symm gemm: invalid options: " + why);
   check_cuda(cudaGetDevice(&device_), "cudaGetDevice");
   limits_ = query_device_limits(device_);
+  static_assert(std::tuple_element_t<0, WgmmaConfigs>::CLUSTER_M == 2, "the cluster residency probe");
   if (limits_.cc_major == 9 && limits_.cc_minor == 0)
     limits_.cluster2_blocks = detail::resident_blocks(kWgmmaConfigs.front(), limits_.sm_count);
 }
 
 Gemm::~Gemm() {
-  if (workspace_) cudaFree(workspace_);  // destructors never throw
+  if (workspace_) warn_on_cuda_error(cudaFree(workspace_), "cudaFree(gemm workspace)");
 }
 
 void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream) {
@@ -108,30 +118,19 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
   const auto plans = candidate_plans(p, options_, limits_, candidates);
   if (plans.size() < 2) return plan(p);
   // Rounds of one timed run per plan, interleaved, so that clock and temperature drift
-  // during tuning do not favour the plans timed first; each plan's median decides.
-  std::vector<cudaEvent_t> events(2 * plans.size() * runs);
-  for (auto& e : events) check_cuda(cudaEventCreate(&e), "cudaEventCreate");
+  // during tuning do not favour the plans timed first; the lowest median wins.
+  CudaBenchDevice timer(stream);
   for (const Plan& plan : plans) run(p, plan, stream);  // warm-up (and workspace)
+  std::vector<std::vector<double>> ms(plans.size());
   for (int r = 0; r < runs; ++r)
-    for (std::size_t i = 0; i < plans.size(); ++i) {
-      const std::size_t e = 2 * (r * plans.size() + i);
-      check_cuda(cudaEventRecord(events[e], stream), "cudaEventRecord");
-      run(p, plans[i], stream);
-      check_cuda(cudaEventRecord(events[e + 1], stream), "cudaEventRecord");
-    }
-  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (gemm tuning)");
-  std::vector<float> medians;
+    for (std::size_t i = 0; i < plans.size(); ++i)
+      ms[i].push_back(timer.time_ms([&] { run(p, plans[i], stream); }));
+  std::size_t best = 0;
+  double best_ms = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < plans.size(); ++i) {
-    std::vector<float> ms(runs);
-    for (int r = 0; r < runs; ++r) {
-      const std::size_t e = 2 * (r * plans.size() + i);
-      check_cuda(cudaEventElapsedTime(&ms[r], events[e], events[e + 1]), "cudaEventElapsedTime");
-    }
-    std::nth_element(ms.begin(), ms.begin() + runs / 2, ms.end());
-    medians.push_back(ms[runs / 2]);
+    const double median = summarize_samples(std::move(ms[i]), {}).median_ms;
+    if (median < best_ms) best_ms = median, best = i;
   }
-  for (auto& e : events) cudaEventDestroy(e);
-  const std::size_t best = std::min_element(medians.begin(), medians.end()) - medians.begin();
   Plan chosen = plans[best];
   chosen.reason = fmt::format("tuned: fastest median of {} candidate plans ({} interleaved runs each)",
                               plans.size(), runs);
@@ -139,6 +138,7 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
 }
 
 void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
+  if (auto why = plan_mismatch(p, plan); !why.empty()) throw Error("symm gemm: " + why);
   if (options_.verbose) fmt::print(stderr, "{}\n", describe(p, plan));
   if (plan.kind == KernelKind::fallback) {
     FallbackParams params{p.a,   p.b,   p.c,   int(p.m), int(p.n), int(p.k),
@@ -157,7 +157,7 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   params.sched = plan.sched;
   params.m = int(p.m);
   params.n = int(p.n);
-  params.wait_timeout_ns = device_wait_timeout_ns();
+  params.wait_timeout_ns = wait_timeout_ns_;
   detail::WgmmaLaunch launch{plan.config, plan.num_blocks, 0};
   if (workspace_bytes(plan) > 0) {  // blocks wait for each other: all must be resident
     prepare_workspace(plan, params.splitk, stream);

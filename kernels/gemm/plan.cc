@@ -20,7 +20,8 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 // Configurations the heuristic considers; the Iris sweep shapes (2 and 3 stages) run only
 // when asked for. Efficiencies: full-tile throughput relative to 128x256x64s4, measured
 // on an H200 (docs/gemm.md, runs 1-3). The 2-block cluster kernels measured 0.55-0.7 of
-// the others (a performance bug not found yet): they run only when asked for.
+// the others (a performance bug not found yet): rated 0.65, the model picks them only
+// where nothing else fits (SYMM_GEMM_CLUSTER=2 forces them, 1 excludes them).
 struct Candidate {
   KernelConfig config;
   double efficiency;
@@ -142,6 +143,19 @@ std::string validate(const GemmProblem& p) {
   if (p.ldb < b_row) return fmt::format("ldb={} is below the row length {} of B ({})", p.ldb, b_row,
                                         to_string(p.b_layout));
   if (p.ldc < p.n) return fmt::format("ldc={} is below N={}", p.ldc, p.n);
+  return {};
+}
+
+std::string validate(const GemmOptions& o) {
+  if (o.num_blocks < 0) return fmt::format("num_blocks (SYMM_GEMM_SMS) is {}; give >= 1, or 0 for every SM", o.num_blocks);
+  if (o.gsize_m < 1) return fmt::format("gsize_m (SYMM_GEMM_GSIZE_M) is {}; give >= 1", o.gsize_m);
+  if (o.k_splits < 0)
+    return fmt::format("k_splits (SYMM_GEMM_SPLITS) is {}; give >= 1, or 0 for the heuristic's", o.k_splits);
+  if (o.stream_k < -1 || o.stream_k > 1)
+    return fmt::format("stream_k (SYMM_GEMM_STREAM_K) is {}; give 0 (never), -1 (heuristic) or 1 (always)",
+                       o.stream_k);
+  if (o.cluster_m < 0 || o.cluster_m > 2)
+    return fmt::format("cluster_m (SYMM_GEMM_CLUSTER) is {}; give 0 (heuristic), 1 (none) or 2", o.cluster_m);
   return {};
 }
 
@@ -315,6 +329,16 @@ WorkspaceLayout workspace_layout(const Plan& plan) {
   const std::size_t counters = owners * (wgmma ? kConsumers : 1) * sizeof(int);
   return WorkspaceLayout{(counters + 255) / 256 * 256,
                          partials * plan.config.blk_m * plan.config.blk_n * sizeof(float)};
+}
+
+std::string plan_mismatch(const GemmProblem& p, const Plan& plan) {
+  const KernelConfig& c = plan.config;
+  const TileScheduler want = TileScheduler::make(p.m, p.n, p.k, c.blk_m, c.blk_n, c.blk_k, 1, 1);
+  const TileScheduler& s = plan.sched;
+  if (want.tiles_m == s.tiles_m && want.tiles_n == s.tiles_n && want.k_iters == s.k_iters) return {};
+  return fmt::format("the plan has {} x {} tiles of {} K iterations; M={} N={} K={} needs {} x {} of {}: "
+                     "make the plan for this problem (Gemm::plan or tune)",
+                     s.tiles_m, s.tiles_n, s.k_iters, p.m, p.n, p.k, want.tiles_m, want.tiles_n, want.k_iters);
 }
 
 std::string describe(const GemmProblem& p, const Plan& plan) {

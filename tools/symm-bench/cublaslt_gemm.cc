@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "symm/common/error.hpp"
+#include "symm/host/bench.hpp"
 #include "symm/host/cuda_check.hpp"
 
 namespace symm::bench {
@@ -58,25 +59,18 @@ CublasLtGemm::CublasLtGemm(const gemm::GemmProblem& p, cudaStream_t stream) : p_
   check_lt(found, "cublasLtMatmulAlgoGetHeuristic");
   if (candidates_ == 0) throw Error("symm-bench: cublasLt offers no algorithm for this problem");
 
-  // The fastest candidate over a few warm runs (events on `stream`).
-  cudaEvent_t start, stop;
-  SYMM_CUDA_CHECK(cudaEventCreate(&start));
-  SYMM_CUDA_CHECK(cudaEventCreate(&stop));
-  float best = std::numeric_limits<float>::infinity();
+  // The fastest candidate over a few warm runs.
+  CudaBenchDevice timer(stream);
+  double best = std::numeric_limits<double>::infinity();
   int pick = 0;
   for (int i = 0; i < candidates_; ++i) {
     algo_ = results[i].algo;
     run(stream);
-    SYMM_CUDA_CHECK(cudaEventRecord(start, stream));
-    for (int r = 0; r < kTrialRuns; ++r) run(stream);
-    SYMM_CUDA_CHECK(cudaEventRecord(stop, stream));
-    SYMM_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    SYMM_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    const double ms = timer.time_ms([&] {
+      for (int r = 0; r < kTrialRuns; ++r) run(stream);
+    });
     if (ms < best) best = ms, pick = i;
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   algo_ = results[pick].algo;
   chosen_ = fmt::format("algo {} of {}", pick, candidates_);
 }

@@ -188,6 +188,10 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
   int device_id = 0;
   SYMM_CUDA_CHECK(cudaGetDevice(&device_id));
   const auto limits = gemm::query_device_limits(device_id);
+  for (int f : o.fewer_sms)
+    if (f < 1 || f >= limits.sm_count)
+      throw Error(fmt::format("fewer SMs: {} leaves no GPU of {} SMs; give 1 to {}", f, limits.sm_count,
+                              limits.sm_count - 1));
   CudaBenchDevice device(stream);
   ResultsWriter results(collect_run_info(argc, argv, device_id));
 

@@ -24,7 +24,7 @@ struct GemmBenchOptions {
   int repeats = 3, warmup = 5, iters = 20;
   std::uint64_t seed = 0;      // 0: a fresh one
   bool tune = true;            // ours: fastest of the heuristic's best plans (Gemm::tune)
-  gemm::GemmOptions gemm = gemm::GemmOptions::from_env();
+  gemm::GemmOptions gemm;      // main: GemmOptions::from_env(), then the command line
   std::string output;          // JSON path; empty: none
 };
 

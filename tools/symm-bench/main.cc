@@ -16,14 +16,14 @@ int main(int argc, char** argv) {
   std::vector<std::int64_t> mnk;
   auto* g = app.add_subcommand("gemm", "our GEMM vs cublasLt (TFLOPS, ratio, spread)");
   g->add_option("--preset", preset, "shape preset (bench/gemm/*.json)");
-  g->add_option("--mnk", mnk, "one problem M N K instead of a preset")->expected(3);
+  g->add_option("--mnk", mnk, "one problem M N K instead of a preset")->expected(3)->check(CLI::PositiveNumber);
   g->add_option("--dtype", dtype, "bf16, fp16 or both")->check(CLI::IsMember({"bf16", "fp16", "both"}));
   g->add_option("--layout", layout, "B as N x K (nk) or K x N (kn)")->check(CLI::IsMember({"nk", "kn"}));
   g->add_option("--config", config, "force our configuration, e.g. 128x256x64s4");
-  g->add_option("--fewer-sms", gemm.fewer_sms, "also time ours on SMs - s blocks");
-  g->add_option("--repeats", gemm.repeats, "interleaved repeats (spread across them)");
-  g->add_option("--warmup", gemm.warmup, "do_bench warm-up iterations");
-  g->add_option("--iters", gemm.iters, "do_bench timed iterations");
+  g->add_option("--fewer-sms", gemm.fewer_sms, "also time ours on SMs - s blocks")->check(CLI::PositiveNumber);
+  g->add_option("--repeats", gemm.repeats, "interleaved repeats (spread across them)")->check(CLI::PositiveNumber);
+  g->add_option("--warmup", gemm.warmup, "do_bench warm-up iterations")->check(CLI::NonNegativeNumber);
+  g->add_option("--iters", gemm.iters, "do_bench timed iterations")->check(CLI::PositiveNumber);
   g->add_option("--seed", gemm.seed, "random seed (0: fresh)");
   g->add_option("--output", gemm.output, "results JSON path");
   bool no_tune = false;
@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
+    gemm.gemm = symm::gemm::GemmOptions::from_env();  // SYMM_GEMM_*: a bad value is reported here
     if (!preset.empty()) gemm.shapes = symm::bench::load_preset(preset, gemm.fewer_sms);
     if (!mnk.empty()) gemm.shapes.push_back({mnk[0], mnk[1], mnk[2], 1});
     if (gemm.shapes.empty()) throw std::runtime_error("give --preset or --mnk");

@@ -73,8 +73,9 @@ struct TileConfig {
   static_assert(SMEM_BYTES <= kSm90MaxSmemPerBlock, "shared memory over the sm_90 limit");
 };
 
-// Every configuration built into the library. The first ones are the fast H200 shapes;
-// the 2/3-stage ones are the shapes Iris users sweep.
+// Every configuration built into the library: first the 2-block-cluster forms (Gemm asks
+// the first one how many cluster blocks fit), then the heuristic's candidates, then the
+// 2/3-stage shapes Iris users sweep.
 using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4, 2>, TileConfig<128, 192, 64, 4, 2>,
                                 TileConfig<256, 128, 64, 4, 2>, TileConfig<128, 256, 64, 4>,
                                 TileConfig<256, 128, 64, 4>,

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "symm/gemm/params.hpp"
 #include "symm/gemm/plan.hpp"
@@ -36,6 +37,7 @@ class Gemm {
   void prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream);
 
   GemmOptions options_;
+  std::uint64_t wait_timeout_ns_;  // SYMM_WAIT_TIMEOUT_MS, read once
   DeviceLimits limits_;
   int device_ = 0;
   void* workspace_ = nullptr;

@@ -27,8 +27,10 @@ struct WgmmaParams {
   TileScheduler sched;
   SplitKWorkspace splitk;
   int m = 0, n = 0;  // C extent, for the hook's clipped tile sizes
-  // Bound on every wait in the kernel (pipeline barriers, split-K arrivals); the host
-  // sets it from SYMM_WAIT_TIMEOUT_MS (device_wait_timeout_ns()).
+  // Bound on the producer's pipeline waits (which also end a kernel whose consumers wait
+  // for a stage that never arrives) and on split-K arrivals; the host sets it from
+  // SYMM_WAIT_TIMEOUT_MS (device_wait_timeout_ns()). On expiry the kernel traps without
+  // printing (a printf would serialise its wgmmas).
   std::uint64_t wait_timeout_ns = device::kDefaultWaitTimeoutMs * 1'000'000;
 };
 

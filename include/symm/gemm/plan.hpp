@@ -25,7 +25,7 @@ struct GemmOptions {
   int num_blocks = 0;                  // persistent blocks (gemm_sms); 0: one per SM
   int gsize_m = 8;                     // tile rows per group of the grouped order
   int k_splits = 0;                    // 0: the heuristic's; 1: no split-K
-  // Stream-K: 0 never (default; slower in docs/gemm.md, runs 6-7); -1 where the model or
+  // Stream-K: 0 never (default; slower in docs/gemm.md, runs 3, 6, 7); -1 where the model or
   // the tuner prefers it; 1 always.
   int stream_k = 0;
   int cluster_m = 0;                   // 0: the heuristic's; 1: no clusters; 2: clusters of 2
@@ -51,6 +51,9 @@ struct Plan {
 
 // Empty when the problem is well formed, otherwise what is wrong with it.
 std::string validate(const GemmProblem& p);
+// Empty when the options are in range, otherwise what is wrong (naming the SYMM_GEMM_*
+// variable that sets each).
+std::string validate(const GemmOptions& o);
 // Empty when TMA can describe A, B and C, otherwise why not.
 std::string tma_incompatibility(const GemmProblem& p);
 // Empty when the WGMMA kernel with `config` can run `p` on the device, otherwise why not
@@ -81,6 +84,9 @@ struct WorkspaceLayout {
 WorkspaceLayout workspace_layout(const Plan& plan);
 inline std::size_t workspace_bytes(const Plan& plan) { return workspace_layout(plan).total(); }
 
-std::string describe(const GemmProblem& p, const Plan& plan);  // one line for verbose output
+std::string describe(const GemmProblem& p, const Plan& plan);
+// Empty when `plan` was made for a problem of p's extent, otherwise the difference: a plan
+// for a smaller problem would leave tiles unwritten, or run past its split-K workspace.
+std::string plan_mismatch(const GemmProblem& p, const Plan& plan);  // one line for verbose output
 
 }  // namespace symm::gemm

@@ -7,7 +7,8 @@
 //   split-K:  the k_splits units of a tile are consecutive, so they run on different
 //             workers at the same time; the last split finishes, and every wait is for a
 //             lower-numbered unit: with all blocks resident (checked at launch) the lowest
-//             unfinished unit always progresses. Slots and counters per (tile, split).
+//             unfinished unit always progresses. Partials per (tile, split), counters per
+//             (tile, consumer warpgroup).
 //   stream-K: a tile's later K iterations open the ranges of the following workers, so
 //             those partials come first in their workers' lists; the worker holding the
 //             tile's first iteration (at the end of its list) finishes it. A worker

@@ -33,11 +33,11 @@ struct Case {
 
 class GemmVsCublas {
  public:
-  GemmVsCublas() { cublasCreate(&handle_); }
+  GemmVsCublas() { EXPECT_EQ(cublasCreate(&handle_), CUBLAS_STATUS_SUCCESS); }
   ~GemmVsCublas() { cublasDestroy(handle_); }
 
-  // Runs the problem `repeats` times with one Gemm (re-poisoning C each time), checks the
-  // last result and returns the plan that ran.
+  // Runs the problem `repeats` times with one Gemm (re-poisoning C each time, with another
+  // B before the last run), checks the last result and returns the plan that ran.
   Plan run(const Case& c, const GemmOptions& options, int repeats = 1) {
     const auto [m, n, k, pad] = c.shape;
     const bool kn = c.layout == BLayout::kn;
@@ -50,12 +50,18 @@ class GemmVsCublas {
     DeviceBuffer da(a_bits.size() * 2), db(b_bits.size() * 2);
     DeviceBuffer dc(m * ldc * dtype_bytes(c.out)), dref(m * n * 4);
     EXPECT_EQ(cudaMemcpy(da.get(), a_bits.data(), da.bytes(), cudaMemcpyHostToDevice), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(db.get(), b_bits.data(), db.bytes(), cudaMemcpyHostToDevice), cudaSuccess);
     void* c_ptr = dc.get<char>() + c.c_col_offset * dtype_bytes(c.out);
     const GemmProblem p{m, n, k, da.get(), lda, db.get(), ldb, c.layout, c_ptr, ldc, c.in, c.out};
     Gemm gemm(options);
     const Plan plan = gemm.plan(p);
+    // Runs before the last multiply another B: a split-K finisher that did not wait for
+    // this launch's partials (a counter the previous launch left set) would add the
+    // previous product's partials and fail the check.
+    std::vector<float> other_b;
+    const auto other_b_bits = random_matrix(kn ? k : n, ldb, c.in, rng, other_b);
     for (int r = 0; r < repeats; ++r) {
+      const auto& b_now = r + 1 < repeats ? other_b_bits : b_bits;
+      EXPECT_EQ(cudaMemcpy(db.get(), b_now.data(), db.bytes(), cudaMemcpyHostToDevice), cudaSuccess);
       EXPECT_EQ(cudaMemset(dc.get(), 0xFF, dc.bytes()), cudaSuccess);  // NaN in every output type
       gemm.run(p, plan, nullptr);
       EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << describe(p, plan);

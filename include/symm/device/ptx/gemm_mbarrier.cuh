@@ -38,7 +38,7 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint64_t* bar, std:
 // counts as having completed the phase before phase 0, so waiting for parity 1 passes.
 // No bound of its own: for the consumer warpgroups, whose registers are too tight for a
 // clock (the largest tiles spill). The producer's bounded waits end a kernel whose
-// consumers never see a stage arrive (persistent_gemm.cuh's drain).
+// consumers never see a stage arrive (the drain at the end of producer.cuh's run()).
 __device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
   while (!cuda::ptx::mbarrier_try_wait_parity(bar, parity)) {
   }
