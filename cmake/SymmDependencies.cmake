@@ -3,6 +3,22 @@
 
 find_package(CUDAToolkit 13.0 REQUIRED)
 
+# NCCL is optional (cmake/FindNCCL.cmake): without it the NCCL baselines report themselves
+# skipped. Only the 2.28.3 API is used (the GPU machine's version).
+find_package(NCCL 2.28.3 QUIET)
+if(NCCL_FOUND)
+  set(SYMM_HAVE_NCCL 1)
+  get_filename_component(SYMM_NCCL_ROOT ${NCCL_INCLUDE_DIR} DIRECTORY)  # for symmConfig.cmake
+  message(STATUS "symm: NCCL ${NCCL_VERSION} (${NCCL_LIBRARY}): NCCL baselines built")
+else()
+  set(SYMM_HAVE_NCCL 0)
+  if(NCCL_VERSION)
+    set(_nccl_seen " (found ${NCCL_VERSION} in ${NCCL_INCLUDE_DIR}, too old)")
+  endif()
+  message(STATUS "symm: NCCL 2.28.3 or later not found${_nccl_seen}: the NCCL baselines will "
+                 "report themselves skipped (set NCCL_ROOT to an NCCL installation to build them)")
+endif()
+
 function(symm_require_package name hint)
   find_package(${name} CONFIG QUIET)
   if(NOT ${name}_FOUND)

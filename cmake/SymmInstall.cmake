@@ -1,5 +1,6 @@
 # `cmake --install` puts headers, libraries, tools and a package config so that
-# `find_package(symm CONFIG)` gives users symm::launch, symm::runtime, symm::device, symm::gemm.
+# `find_package(symm CONFIG)` gives users symm::launch, symm::runtime, symm::device, symm::gemm,
+# symm::baselines (which needs NCCL::nccl when built with NCCL: FindNCCL.cmake goes along).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -24,4 +25,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/symmConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/symmConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/symmConfig.cmake ${PROJECT_BINARY_DIR}/symmConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FindNCCL.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/symm)

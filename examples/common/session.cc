@@ -5,10 +5,9 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
-#include <span>
 
 #include "example.hpp"
+#include "gather.hpp"
 #include "records.hpp"
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/launch.hpp"
@@ -17,15 +16,6 @@
 
 namespace symm::examples {
 namespace {
-
-// Every rank's value of `mine`, by rank.
-template <class T>
-std::vector<T> gather(Team& team, const T& mine) {
-  const auto bytes = team.all_gather(std::as_bytes(std::span(&mine, 1)));
-  std::vector<T> all(team.world());
-  std::memcpy(all.data(), bytes.data(), bytes.size());
-  return all;
-}
 
 struct CommandLine {
   Options options;

@@ -13,8 +13,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "cublaslt_gemm.hpp"
 #include "device_ops.hpp"
+#include "symm/baselines/cublaslt_gemm.hpp"
 #include "symm/common/error.hpp"
 #include "symm/gemm/gemm.hpp"
 #include "symm/host/bench.hpp"
@@ -85,19 +85,19 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   gemm::Gemm ours(o.gemm);
   const gemm::Plan heuristic = ours.plan(p);
   const gemm::Plan plan = o.tune ? ours.tune(p, stream) : heuristic;
-  CublasLtGemm lt(p_ref, stream);
+  const baselines::CublasLtGemm lt(p_ref, stream);
 
   // Correctness first: poisoned output, then ours against cublasLt.
   SYMM_CUDA_CHECK(cudaMemsetAsync(c.ptr, 0xFF, s.m * s.n * es, stream));
   ours.run(p, plan, stream);
-  lt.run(stream);
+  lt.run(p_ref.a, p_ref.b, p_ref.c, stream);
   const OutputCheck check = compare_outputs(c.ptr, c_ref.ptr, s.m, s.n, s.n, dtype, stream);
   Measured out;
   out.valid = check.nonfinite == 0 && check.rel_fro < kMaxRelError;
 
   std::vector<Contender> contenders;
   contenders.push_back({"ours", [&] { ours.run(p, plan, stream); }, {}, {}});
-  contenders.push_back({"cublaslt", [&] { lt.run(stream); }, {}, {}});
+  contenders.push_back({"cublaslt", [&] { lt.run(p_ref.a, p_ref.b, p_ref.c, stream); }, {}, {}});
   std::vector<std::unique_ptr<gemm::Gemm>> fewer;
   std::vector<gemm::Plan> fewer_plans;
   for (int f : o.fewer_sms) {

@@ -55,9 +55,11 @@ struct TmaEpilogue {
   }
 
   // Stores warpgroup wg's (WG_M, BLK_N) accumulators at C[row0.., col0..]. `buf` is the
-  // staging tile to use next; it carries over between tiles.
+  // staging tile to use next; it carries over between tiles. A hook that pushes chunks
+  // issues its own TMA stores of each staged piece in the same commit group.
+  template <class Hook>
   __device__ static void store(const float (&acc)[M_BLOCKS][ACC], Smem& s, const WgmmaParams& p,
-                               int wg, int t, int row0, int col0, int& buf) {
+                               const Hook& hook, int wg, int t, int row0, int col0, int& buf) {
 #pragma unroll
     for (int mb = 0; mb < M_BLOCKS; ++mb) {
 #pragma unroll
@@ -76,6 +78,7 @@ struct TmaEpilogue {
           const std::int32_t coords[2] = {col0 + ch * COLS, row0 + mb * 64};
           cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
                                           tail ? &p.c_tail : &p.c, coords, s.c[wg][buf]);
+          if constexpr (Hook::kPushesChunks) hook.push_chunk(tail, coords, s.c[wg][buf]);
           cuda::ptx::cp_async_bulk_commit_group();
         }
         buf ^= 1;
@@ -96,9 +99,18 @@ struct TmaEpilogue {
     }
   }
 
-  // Before the block exits: staging tiles must outlive the stores reading them.
+  // Before the block exits: staging tiles must outlive the stores reading them. Stores
+  // a hook pushed to peers are waited for in full, and made visible to the generic proxy,
+  // so that the barrier after the kernel orders them before its release.
+  template <class Hook>
   __device__ static void drain(int t) {
-    if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+    if (t != 0) return;
+    if constexpr (Hook::kPushesChunks) {
+      cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});
+      cuda::ptx::fence_proxy_async(cuda::ptx::space_global);
+    } else {
+      cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+    }
   }
 };
 

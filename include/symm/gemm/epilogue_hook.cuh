@@ -8,6 +8,8 @@
 // (cp.async.bulk.wait_group 0) and executed fence.proxy.async.global, and the warpgroup
 // has met at a named barrier. A flag release must therefore come from info.thread == 0,
 // with the scope its readers need (system scope when another rank reads it).
+#include <cstdint>
+
 namespace symm::gemm {
 
 struct TileInfo {
@@ -19,9 +21,17 @@ struct TileInfo {
   int thread;          // thread within the warpgroup, 0 .. 127
 };
 
+// Contract when Hook::kPushesChunks is true: push_chunk() runs on the thread that issued
+// the local TMA store of each staged (64 rows, 128 bytes) piece, after that store and
+// before its commit_group; it may issue more TMA stores of the same staging tile
+// (coords: column, row in C; tail: the narrower last piece, see params.hpp c_tail). The
+// epilogue reuses the staging tile only once every store of its group has read it, and
+// waits for all of them to complete before the block exits.
 struct NoEpilogueHook {
   static constexpr bool kNotifies = false;
+  static constexpr bool kPushesChunks = false;
   __device__ void after_tile(const TileInfo&) const {}
+  __device__ void push_chunk(bool, const std::int32_t (&)[2], const void*) const {}
 };
 
 }  // namespace symm::gemm

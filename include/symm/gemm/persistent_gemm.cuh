@@ -52,10 +52,10 @@ struct PersistentGemm {
       Mainloop::run(acc, s, pos, w.k_end - w.k_begin, wg, t == 0);
       if (!Fixup::finish(acc, p, w, wg, t, worker, rank, block)) continue;
       const TileInfo info = tile_info(p, w, wg, t);
-      Epilogue::store(acc, s, p, wg, t, info.row0, info.col0, staging);
+      Epilogue::store(acc, s, p, hook, wg, t, info.row0, info.col0, staging);
       Epilogue::notify(hook, info, wg);
     }
-    Epilogue::drain(t);
+    Epilogue::template drain<Hook>(t);
   }
 
   // Block `block` of num_blocks (multiples of CLUSTER_M, clusters aligned).

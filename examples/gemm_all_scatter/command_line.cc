@@ -1,0 +1,248 @@
+// Parsing (CLI11) and the checks of the GEMM + all-scatter command line.
+#include "command_line.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "symm/common/error.hpp"
+#include "symm/gemm/plan.hpp"
+#include "symm/host/log.hpp"
+#include "symm/host/options.hpp"
+
+namespace symm::examples::gemm_all_scatter {
+namespace {
+
+// --BLK_M --BLK_N --BLK_K --num_stages as given (0: not given).
+struct TileFlags {
+  int blk_m = 0, blk_n = 0, blk_k = 0, stages = 0;
+  bool any() const { return blk_m || blk_n || blk_k || stages; }
+  std::string text() const {
+    std::string t;
+    const auto add = [&](const char* flag, int v) {
+      if (v) t += fmt::format("{}{} {}", t.empty() ? "" : " ", flag, v);
+    };
+    add("--BLK_M", blk_m);
+    add("--BLK_N", blk_n);
+    add("--BLK_K", blk_k);
+    add("--num_stages", stages);
+    return t;
+  }
+};
+
+// The built WGMMA configuration the given fields name. Clusters are left out: the command
+// line has no flag for them (SYMM_GEMM_CLUSTER steers the plain GEMM only).
+std::string resolve_tile(const TileFlags& flags, std::optional<gemm::KernelConfig>& out) {
+  if (!flags.any()) return {};
+  std::vector<gemm::KernelConfig> built, matching;
+  for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs) {
+    if (c.cluster_m != 1) continue;
+    built.push_back(c);
+    if ((!flags.blk_m || c.blk_m == flags.blk_m) && (!flags.blk_n || c.blk_n == flags.blk_n) &&
+        (!flags.blk_k || c.blk_k == flags.blk_k) && (!flags.stages || c.stages == flags.stages))
+      matching.push_back(c);
+  }
+  const auto names = [](const std::vector<gemm::KernelConfig>& configs) {
+    std::string s;
+    for (const auto& c : configs) s += (s.empty() ? "" : ", ") + gemm::to_string(c);
+    return s;
+  };
+  if (matching.empty())
+    return fmt::format("{}: no such tile configuration is built; built (BLK_MxBLK_NxBLK_K s "
+                       "num_stages): {}",
+                       flags.text(), names(built));
+  if (matching.size() > 1)
+    return fmt::format("{} matches several built configurations ({}); add the missing flags of "
+                       "--BLK_M --BLK_N --BLK_K --num_stages",
+                       flags.text(), names(matching));
+  out = matching.front();
+  return {};
+}
+
+// The numeric flags' ranges, checked one by one so the message names the flag (CLI11's
+// range validators would print their bounds, some of them 309 digits long).
+std::string check_bounds(const CommandLine& cl, const TileFlags& tile) {
+  constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1;
+  constexpr std::int64_t kNone = -1;  // no upper bound
+  struct Bound {
+    const char* flag;
+    std::int64_t value, min, max;
+  };
+  const Bound bounds[] = {
+      {"-m", cl.shape.m, 1, kMaxDim},        {"-n", cl.shape.n, 1, kMaxDim},
+      {"-k", cl.shape.k, 1, kMaxDim},        {"--gsize_m", cl.op.gsize_m, 1, kNone},
+      {"--gemm_sms", cl.op.gemm_sms, 0, kNone}, {"--num_sms", cl.op.num_sms, 0, kNone},
+      {"--comm_sms", cl.op.comm_sms, 0, kNone}, {"--loopback_peers", cl.op.loopback_peers, 0, kNone},
+      {"--n_warmup", cl.n_warmup, 0, kNone},  {"--n_repeat", cl.n_repeat, 1, kNone},
+      {"--BLK_M", tile.blk_m, 0, kNone},      {"--BLK_N", tile.blk_n, 0, kNone},
+      {"--BLK_K", tile.blk_k, 0, kNone},      {"--num_stages", tile.stages, 0, kNone}};
+  for (const Bound& b : bounds) {
+    if (b.value < b.min || (b.max != kNone && b.value > b.max)) {
+      return b.max == kNone ? fmt::format("{} {}: must be >= {}", b.flag, b.value, b.min)
+                            : fmt::format("{} {}: must be between {} and {} (2^31 - 1)", b.flag,
+                                          b.value, b.min, b.max);
+    }
+  }
+  return {};
+}
+
+// "all", "auto", a variant, or a comma list of them; duplicates dropped.
+std::string parse_variants(const std::string& text, std::vector<RequestedVariant>& out) {
+  const auto add = [&](RequestedVariant v) {
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  };
+  std::string allowed;
+  for (ops::ScatterVariant v : ops::kScatterVariants) allowed += std::string(ops::to_string(v)) + ", ";
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    const std::string name = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (name == "all") {
+      for (ops::ScatterVariant v : ops::kScatterVariants) add(v);
+    } else if (name == "auto") {
+      add(std::nullopt);
+    } else if (const auto v = ops::parse_variant(name)) {
+      add(*v);
+    } else {
+      return fmt::format("--variant {}: unknown variant '{}'; allowed: {}all (every variant), auto "
+                         "(the plan's choice), or a comma list of these",
+                         text, name, allowed);
+    }
+  }
+  return {};
+}
+
+// Fails before any measurement when the results file could not be written: creates and
+// removes a file in its directory, as ResultsWriter writes a temporary file there.
+std::string check_writable(const std::string& path) {
+  if (path.empty()) return {};
+  namespace fs = std::filesystem;
+  const fs::path file(path);
+  std::error_code ec;
+  if (fs::is_directory(file, ec))
+    return fmt::format("-o/--output_file {} is a directory; give a file name", path);
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  std::string probe = (dir / ".gemm_all_scatter_probe_XXXXXX").string();
+  const int fd = mkstemp(probe.data());
+  if (fd < 0)
+    return fmt::format("-o/--output_file {}: cannot create a file in {}: {} (create the directory, "
+                       "or choose another path)",
+                       path, dir.string(), std::strerror(errno));
+  close(fd);
+  unlink(probe.c_str());
+  return {};
+}
+
+}  // namespace
+
+std::string requested_name(const RequestedVariant& v) {
+  return v ? std::string(ops::to_string(*v)) : "auto";
+}
+
+int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
+  CLI::App app{program.summary, program.name};
+  add_launch_options(app, cl.launch);
+  app.option_defaults()->always_capture_default();  // --help shows the defaults below
+  app.add_option("-m", cl.shape.m, "rows of A and C");
+  app.add_option("-n", cl.shape.n, "columns of C (global; each rank's B shard has n / world)");
+  app.add_option("-k", cl.shape.k, "columns of A, rows of B");
+  TileFlags tile;
+  app.add_option("--BLK_M", tile.blk_m, "tile rows (default: the plan's)");
+  app.add_option("--BLK_N", tile.blk_n, "tile columns (default: the plan's)");
+  app.add_option("--BLK_K", tile.blk_k, "tile depth (default: the plan's)");
+  app.add_option("--num_stages", tile.stages, "pipeline stages (default: the plan's)");
+  app.add_option("--gsize_m", cl.op.gsize_m, "tile rows per group of the grouped tile order");
+  app.add_option("--gemm_sms", cl.op.gemm_sms, "blocks computing tiles (0: the variant's default)");
+  app.add_option("--num_sms", cl.op.num_sms, "wg_specialization: blocks of the grid (0: every SM)");
+  app.add_option("--comm_sms", cl.op.comm_sms, "producer_consumer: scatter blocks (0: default)");
+  std::string datatype = "bf16", b_layout = "kn";
+  app.add_option("--datatype", datatype, "A, B and C element type")
+      ->check(CLI::IsMember({"bf16", "fp16"}));
+  app.add_option("--b_layout", b_layout, "B shard as K x N/world (kn) or N/world x K (nk)")
+      ->check(CLI::IsMember({"kn", "nk"}));
+  add_bytes_option(app, "--heap_size", cl.heap_size,
+                   "symmetric heap per rank (default: SYMM_HEAP_SIZE, else what the shapes need)");
+  app.add_flag("-v,--validate", cl.validate, "check every rank's C (with neither -v nor -b: both)");
+  app.add_flag("-b,--benchmark", cl.benchmark, "time every variant, gemm_alone and the baselines");
+  const CLI::Option* warmup = app.add_option("--n_warmup", cl.n_warmup, "untimed iterations");
+  const CLI::Option* repeat = app.add_option("--n_repeat", cl.n_repeat, "timed iterations");
+  cl.output_file = program.name + ".json";
+  app.add_option("-o,--output_file", cl.output_file, "JSON results (empty: none)");
+  std::string variants(ops::to_string(program.variant));
+  app.add_option("--variant", variants,
+                 "a variant, a comma list, all (every variant) or auto (the plan's choice)");
+  app.add_flag("--baselines,!--no_baselines", cl.baselines,
+               "measure the baselines (cuBLASLt + NCCL, + copy engine, ...) beside the variants");
+  app.add_option("--loopback_peers", cl.op.loopback_peers,
+                 "one rank only: this many C copies on the same GPU stand for peers (push cost)");
+  app.add_option("--seed", cl.seed, "random operands' seed (0: a fresh one, printed)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // --help succeeds; every bad command line is 2
+  }
+  if (!cl.validate && !cl.benchmark) cl.validate = cl.benchmark = true;
+  cl.counts_given = warmup->count() > 0 || repeat->count() > 0;
+  cl.shape.dtype = datatype == "fp16" ? gemm::DType::fp16 : gemm::DType::bf16;
+  cl.shape.b_layout = b_layout == "nk" ? gemm::BLayout::nk : gemm::BLayout::kn;
+
+  std::string problem = check_bounds(cl, tile);
+  if (problem.empty()) problem = parse_variants(variants, cl.variants);
+  if (problem.empty()) problem = resolve_tile(tile, cl.op.config);
+  // The world is known before the launch only from -r; otherwise each rank checks it.
+  if (problem.empty() && cl.launch.num_ranks > 0)
+    problem = check_combination(cl, cl.launch.num_ranks, gemm::DeviceLimits{}.sm_count);
+  if (problem.empty()) problem = check_writable(cl.output_file);
+  if (problem.empty()) return -1;
+  log::error(fmt::format("{}: {}", program.name, problem));
+  return 2;
+}
+
+std::string check_combination(const CommandLine& cl, int world, int sm_count) {
+  const ops::AllScatterShape& s = cl.shape;
+  if (cl.op.loopback_peers > 0 && world != 1)
+    return fmt::format("--loopback_peers {} stands for peers on one GPU and needs one rank (-r 1); "
+                       "this run has {}",
+                       cl.op.loopback_peers, world);
+  if (s.n % world != 0)
+    return fmt::format("-n {} must be a multiple of the number of ranks ({}): each rank holds "
+                       "n / world columns of B",
+                       s.n, world);
+  if ((s.n / world) % 8 != 0)
+    return fmt::format("-n {}: each rank's shard of {} columns must be a multiple of 8 (rows of "
+                       "16 bytes for TMA); use an -n that is a multiple of {}",
+                       s.n, s.n / world, 8 * world);
+  if (std::string why = ops::validate(s, world); !why.empty()) return why;
+  if (std::string why = ops::validate(cl.op, world, sm_count); !why.empty()) return why;
+  for (const RequestedVariant& v : cl.variants) {
+    ops::GemmAllScatterOptions options = cl.op;
+    options.variant = v;
+    try {
+      ops::make_plan(s, options, world, sm_count);
+    } catch (const Error& e) {
+      return fmt::format("--variant {} on {} ranks, {} SMs: {}", requested_name(v), world, sm_count,
+                         e.what());
+    }
+  }
+  return {};
+}
+
+std::uint64_t heap_bytes_needed(const CommandLine& cl, int world) {
+  const ops::AllScatterShape& s = cl.shape;
+  const std::uint64_t e = gemm::dtype_bytes(s.dtype);
+  const std::uint64_t a = s.m * s.k * e, b_shard = s.k * (s.n / world) * e, c = s.m * s.n * e;
+  // Besides C, one contender at a time holds C-sized buffers: a variant its loopback
+  // copies, the baselines a C for their tuning runs. The margin holds flags and barriers.
+  const std::uint64_t contender_copies = std::max(cl.op.loopback_peers, 1);
+  constexpr std::uint64_t kMargin = std::uint64_t{256} << 20;
+  return a + b_shard + c * (1 + contender_copies) + kMargin;
+}
+
+}  // namespace symm::examples::gemm_all_scatter

@@ -1,0 +1,49 @@
+#pragma once
+// The command line of the GEMM + all-scatter programs (Iris's names) and the checks of
+// its combinations, run before the ranks start wherever no GPU is needed.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "driver.hpp"
+#include "symm/gemm/config.hpp"
+#include "symm/host/launch.hpp"
+#include "symm/ops/gemm_all_scatter.hpp"
+
+namespace symm::examples::gemm_all_scatter {
+
+// One entry of --variant: a variant, or none for "auto" (the plan's choice).
+using RequestedVariant = std::optional<ops::ScatterVariant>;
+std::string requested_name(const RequestedVariant& v);  // "auto" or the variant's name
+
+struct CommandLine {
+  ops::AllScatterShape shape{8192, 4608, 36864};
+  ops::GemmAllScatterOptions op;  // everything but the variant
+  std::vector<RequestedVariant> variants;
+  bool validate = false;
+  bool benchmark = false;
+  bool baselines = true;
+  int n_warmup = 25, n_repeat = 100;
+  bool counts_given = false;  // --n_warmup or --n_repeat on the command line
+  std::uint64_t seed = 0;     // 0: a fresh one, chosen by rank 0
+  std::uint64_t heap_size = 0;  // 0: SYMM_HEAP_SIZE, else what the shapes need
+  std::string output_file;
+  LaunchOptions launch;
+};
+
+// Parses argv and checks what needs no GPU. Returns -1 to go on, else the exit code
+// (0 after --help, 2 for a bad command line, with one line saying what is wrong).
+int parse(int argc, char** argv, const Program& program, CommandLine& cl);
+
+// Empty when the shape and options can run on `world` ranks of a GPU with `sm_count`
+// SMs (every requested variant planned), else one line naming the flag, its value and
+// what is allowed. Pure host logic: called before the launch with the world of -r and
+// the default SM count, and again in every rank with the real ones.
+std::string check_combination(const CommandLine& cl, int world, int sm_count);
+
+// Heap bytes per rank: A, the B shard, C, the C-sized buffers of one contender at a time
+// (loopback copies, the baselines' tuning C), and a margin for flags.
+std::uint64_t heap_bytes_needed(const CommandLine& cl, int world);
+
+}  // namespace symm::examples::gemm_all_scatter

@@ -1,0 +1,22 @@
+#pragma once
+// The contenders of a run, each validated and timed in turn on every rank (collectives):
+// the requested variants, gemm_alone (the local shard's GEMM, no communication) and the
+// baselines measured in the same run.
+#include <vector>
+
+#include "measure.hpp"
+#include "report.hpp"
+
+namespace symm::examples::gemm_all_scatter {
+
+// One row per requested variant (one GemmAllScatter each, its heap flags released after).
+std::vector<Row> measure_variants(Measurement& m);
+
+// symm::gemm::Gemm on this rank's shard, written into its columns of C (ldc = N): what
+// the variants would cost without communication. Timed only.
+Row measure_gemm_alone(Measurement& m);
+
+// One row per baseline: measured, or skipped with the reason.
+std::vector<Row> measure_baselines(Measurement& m);
+
+}  // namespace symm::examples::gemm_all_scatter

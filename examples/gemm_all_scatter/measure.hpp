@@ -1,0 +1,60 @@
+#pragma once
+// How one rank validates and times a contender (a variant, gemm_alone or a baseline):
+// both are collectives, every rank calls them in the same order.
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "command_line.hpp"
+#include "compare.hpp"
+#include "operands.hpp"
+#include "reference.hpp"
+#include "symm/host/bench.hpp"
+#include "symm/host/runtime.hpp"
+
+namespace symm::examples::gemm_all_scatter {
+
+// Enqueues one run of a contender on the stream.
+using RunFn = std::function<void()>;
+// After a failed synchronisation: what the device left to say (empty: nothing).
+using FailureReportFn = std::function<std::string()>;
+
+class Measurement {
+ public:
+  // `reference` is null without --validate.
+  Measurement(Runtime& rt, const CommandLine& cl, const Operands& operands,
+              const Reference* reference, cudaStream_t stream, BenchOptions counts);
+
+  Runtime& runtime() { return rt_; }
+  cudaStream_t stream() const { return stream_; }
+  const Operands& operands() const { return operands_; }
+  const CommandLine& command_line() const { return cl_; }
+  bool validating() const { return reference_ != nullptr; }
+  bool benchmarking() const { return cl_.benchmark; }
+
+  // Poisons C (and `extra_outputs`, C-sized copies such as loopback peers), runs once,
+  // and checks every rank's C against the reference. Rank 0 prints the verdict of every
+  // rank under `what`. Returns whether every rank passed (the same on every rank).
+  bool validate(const std::string& what, const RunFn& run, const FailureReportFn& report,
+                const std::vector<void*>& extra_outputs = {});
+
+  // do_bench of `run` on every rank, summarised across ranks.
+  CrossRankSummary time(const RunFn& run, const FailureReportFn& report);
+
+ private:
+  Mismatch check_outputs(const std::vector<void*>& extra_outputs, int& where);
+
+  Runtime& rt_;
+  const CommandLine& cl_;
+  Operands operands_;
+  const Reference* reference_;
+  cudaStream_t stream_;
+  BenchOptions counts_;
+  std::unique_ptr<CudaBenchDevice> device_;
+};
+
+}  // namespace symm::examples::gemm_all_scatter

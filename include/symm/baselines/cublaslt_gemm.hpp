@@ -1,0 +1,56 @@
+#pragma once
+// cuBLASLt with the operands and layouts of symm::gemm (bf16/fp16 in; the input type or
+// fp32 out; fp32 compute): the cuBLAS baseline of `symm-bench gemm` and the GEMM of the
+// GEMM + all-scatter baselines. The algorithm is the fastest of cuBLASLt's heuristic
+// candidates by a short timing at construction; the workspace is 64 MiB.
+#include <cublasLt.h>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "symm/gemm/types.hpp"
+
+namespace symm::baselines {
+
+class CublasLtGemm {
+ public:
+  // Prepares C = A * B for the sizes, leading dimensions, layouts and types of `p`
+  // (row-major, as symm::gemm sees it) and picks the fastest heuristic candidate by
+  // running each on p's operands on `stream` (p.c is overwritten). The candidates may
+  // assume operands as aligned as p's (up to 256 bytes): run() refuses less aligned ones.
+  CublasLtGemm(const gemm::GemmProblem& p, cudaStream_t stream);
+  ~CublasLtGemm();
+  CublasLtGemm(const CublasLtGemm&) = delete;
+  CublasLtGemm& operator=(const CublasLtGemm&) = delete;
+
+  // C = A * B on `stream`, with operands laid out as the constructor's problem says.
+  void run(const void* a, const void* b, void* c, cudaStream_t stream) const;
+
+  int candidates() const { return candidates_; }
+  const std::string& chosen() const { return chosen_; }  // "algo i of n"
+
+ private:
+  static constexpr std::size_t kWorkspaceBytes = std::size_t{64} << 20;
+
+  std::vector<cublasLtMatmulHeuristicResult_t> heuristic_candidates() const;
+  void release() noexcept;
+  void check_alignment(const void* operand, std::uint32_t planned, const char* name) const;
+
+  cublasLtHandle_t handle_ = nullptr;
+  cublasLtMatmulDesc_t op_ = nullptr;
+  cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, c_ = nullptr;  // cuBLASLt's A, B, C
+  cublasLtMatmulAlgo_t algo_{};
+  void* workspace_ = nullptr;
+  std::uint32_t align_a_ = 0, align_b_ = 0, align_c_ = 0;  // bytes; ours (row-major) names
+  int candidates_ = 0;
+  std::string chosen_;
+};
+
+// The largest power of two up to 256 that divides `address` (256 for null): the
+// alignment cuBLASLt's algorithms may rely on.
+std::uint32_t operand_alignment(std::uintptr_t address);
+
+}  // namespace symm::baselines

@@ -1,0 +1,166 @@
+#pragma once
+// GEMM + all-scatter: every rank holds A (M x K) and its column shard of B, computes its
+// shard of C (M x N / world) and stores it into the same columns of every rank's C, so
+// that every rank ends with the whole C (M x N) on its symmetric heap.
+//
+//   symm::ops::GemmAllScatter op(rt, shape, options);   // collective: flags on the heap
+//   op.run(a, b_shard, c, stream);                       // stream-ordered; on return of
+//                                                        // the stream every rank has C
+//
+// Variants (docs/gemm-all-scatter.md says how each works and what it costs):
+//   tma_push          ours: each tile's epilogue TMA-stores it from shared memory into the
+//                     local C and every peer's C (one tensor map per peer); no comm SMs,
+//                     no re-read of C; the stores drain while the next tile is computed.
+//   wg_specialization Iris 10: one persistent kernel; gemm_sms blocks compute tiles and
+//                     release a per-tile flag, the other num_sms - gemm_sms blocks wait
+//                     for each tile and copy it to every peer.
+//   fused_sequential  Iris 07: each GEMM block copies its finished tile to every peer.
+//   producer_consumer Iris 11: GEMM kernel and scatter kernel (comm_sms blocks) on two
+//                     streams, joined back into the caller's stream.
+//   bulk_synchronous  Iris 12: GEMM, then a scatter kernel on every SM.
+// Each ends with a stream-ordered cross-rank barrier on heap flags (StreamBarrier), so
+// the caller's stream passes it only once every rank has all of C.
+//
+// Flags carry epochs held in device memory and advanced by the kernels themselves, so
+// nothing is zeroed between runs and a captured CUDA graph replays correctly. Every
+// device-side wait is bounded by SYMM_WAIT_TIMEOUT_MS; a wait that runs out writes a
+// record to host-mapped memory (rank, block, tile, flag, value seen and expected) and
+// traps; failure_report() reads it after the failed synchronisation.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "symm/gemm/config.hpp"
+#include "symm/gemm/plan.hpp"
+#include "symm/gemm/types.hpp"
+
+namespace symm {
+class Runtime;
+}
+
+namespace symm::ops {
+
+enum class ScatterVariant : std::uint8_t {
+  tma_push,
+  wg_specialization,
+  fused_sequential,
+  producer_consumer,
+  bulk_synchronous,
+};
+inline constexpr ScatterVariant kScatterVariants[] = {
+    ScatterVariant::tma_push, ScatterVariant::wg_specialization, ScatterVariant::fused_sequential,
+    ScatterVariant::producer_consumer, ScatterVariant::bulk_synchronous};
+
+std::string_view to_string(ScatterVariant v);
+std::optional<ScatterVariant> parse_variant(std::string_view name);
+
+// The most ranks (and so tensor maps per kernel) the fused kernels take.
+inline constexpr int kMaxWorld = 8;
+
+// The problem, in global sizes: C is M x N, each rank's B shard K x N/world (BLayout::kn)
+// or N/world x K (BLayout::nk).
+struct AllScatterShape {
+  std::int64_t m = 0, n = 0, k = 0;
+  gemm::DType dtype = gemm::DType::bf16;  // A, B and C: bf16 or fp16
+  gemm::BLayout b_layout = gemm::BLayout::kn;
+};
+
+struct GemmAllScatterOptions {
+  std::optional<ScatterVariant> variant;     // none: the plan's choice (auto)
+  std::optional<gemm::KernelConfig> config;  // tile shape and stages; none: the heuristic's
+  int gemm_sms = 0;   // blocks computing tiles; 0: the variant's default
+  int num_sms = 0;    // wg_specialization: blocks of the whole grid; 0: every SM
+  int comm_sms = 0;   // producer_consumer: blocks of the scatter kernel; 0: default
+  int gsize_m = 8;    // tile rows per group of the grouped tile order
+  // Loopback proxy on one GPU (world must be 1): this many extra C buffers on this GPU
+  // stand for peers, so the push path's cost on the SMs can be measured without NVLink.
+  int loopback_peers = 0;
+  bool verbose = false;  // say which variant and configuration run, and why (stderr)
+};
+
+// What run() will do (and why), decided before any launch.
+struct AllScatterPlan {
+  ScatterVariant variant = ScatterVariant::tma_push;
+  gemm::KernelConfig config;
+  int gemm_sms = 0;   // GEMM blocks (tiles computed by these)
+  int comm_sms = 0;   // blocks pushing tiles (0 where the GEMM blocks push themselves)
+  int gsize_m = 8;
+  int tiles = 0;      // output tiles of the local shard
+  int peers = 0;      // C copies written besides the local one (world - 1, or loopback)
+  gemm::Plan gemm;    // the local shard's GEMM (fused variants: whole tiles, no clusters)
+  std::string reason;
+};
+
+// Empty when `shape` can be scattered over `world` ranks, else what is wrong and what to
+// change (N not divisible by world, shard columns not a multiple of 8, ...).
+std::string validate(const AllScatterShape& shape, int world);
+// Empty when the options are consistent with each other and with `sm_count`, else why not
+// (naming the option).
+std::string validate(const GemmAllScatterOptions& options, int world, int sm_count);
+// The plan for `shape` on `world` ranks of a GPU with `sm_count` SMs; throws symm::Error
+// with the reason when the shape or options cannot run (including co-residency: more
+// blocks than can be resident at once). Pure host logic: the cpu tier tests it.
+AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptions& options,
+                         int world, int sm_count);
+std::string describe(const AllScatterShape& shape, const AllScatterPlan& plan);
+
+class GemmAllScatter {
+ public:
+  // Collective: every rank constructs it with the same shape and options. Allocates the
+  // tile flags, epochs and arrival flags on the heap (and loopback buffers), plans, and
+  // checks co-residency of the plan's grid with the occupancy API.
+  GemmAllScatter(Runtime& rt, const AllScatterShape& shape, GemmAllScatterOptions options = {});
+  ~GemmAllScatter();
+  GemmAllScatter(const GemmAllScatter&) = delete;
+  GemmAllScatter& operator=(const GemmAllScatter&) = delete;
+
+  const AllScatterPlan& plan() const;
+  const AllScatterShape& shape() const;
+
+  // a: M x K (lda = K); b_shard: this rank's shard in shape().b_layout, dense; c: M x N
+  // (ldc = N) on the symmetric heap at the same offset on every rank. Enqueues on
+  // `stream` and returns; the stream passes the final barrier only once every rank's C is
+  // complete. Throws symm::Error before any launch if c is not on the heap, and with the
+  // failure report appended when a CUDA error it sees follows a timed-out wait.
+  void run(const void* a, const void* b_shard, void* c, cudaStream_t stream);
+
+  // The loopback peers' C buffers (empty without loopback_peers).
+  const std::vector<void*>& loopback_buffers() const;
+
+  // After a CUDA error from a synchronisation: the record a timed-out device wait left
+  // ("rank 1, block 130, tile 17: flag ... saw 4, expected >= 5 after 10000 ms"), or
+  // empty when none did.
+  std::string failure_report() const;
+
+ private:
+  void enqueue(const void* a, const void* b_shard, void* c, cudaStream_t stream);
+
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// A stream-ordered cross-rank barrier on heap flags: when the stream passes wait(), the
+// work every rank enqueued before its wait() has completed (including copies into this
+// rank's heap). Epochs live in device memory (graph replay safe); waits are bounded.
+class StreamBarrier {
+ public:
+  explicit StreamBarrier(Runtime& rt);  // collective: allocates world flags on the heap
+  ~StreamBarrier();
+  StreamBarrier(const StreamBarrier&) = delete;
+  StreamBarrier& operator=(const StreamBarrier&) = delete;
+  void wait(cudaStream_t stream);
+  // Waits completed, in device memory: kernels enqueued between two wait()s take it + 1
+  // as their epoch (it changes only inside wait()'s kernel).
+  const std::uint64_t* device_epoch() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace symm::ops

@@ -1,0 +1,33 @@
+#pragma once
+// The fused GEMM + all-scatter kernel: blocks [0, gemm_blocks) run the persistent GEMM
+// with an epilogue hook that publishes or pushes each tile; with the TileFlagHook, blocks
+// [gemm_blocks, grid) are comm blocks that wait for each tile's flags and copy the tile
+// to every peer (wg_specialization). The roles branch once, at the top, so every block
+// keeps the GEMM's launch bounds and shared memory; the host checks that all blocks fit
+// at once before a launch with comm blocks (they wait for GEMM blocks).
+#include <type_traits>
+
+#include "copy_to_peers.cuh"
+#include "hooks.cuh"
+#include "symm/gemm/persistent_gemm.cuh"
+
+namespace symm::ops::detail {
+
+template <class Hook>
+inline constexpr bool kHasCommRole = std::is_same_v<Hook, TileFlagHook>;
+
+template <class Cfg, class In, gemm::BLayout BL, class Hook>
+__global__ void __launch_bounds__(Cfg::THREADS, 1)
+    fused_gemm_kernel(const __grid_constant__ gemm::WgmmaParams p, const __grid_constant__ Hook hook,
+                      const __grid_constant__ PushWork push, int gemm_blocks) {
+  extern __shared__ std::uint8_t dynamic_smem[];
+  if constexpr (kHasCommRole<Hook>) {
+    if (int(blockIdx.x) >= gemm_blocks) {
+      push_tiles(push, int(blockIdx.x) - gemm_blocks, int(gridDim.x) - gemm_blocks);
+      return;
+    }
+  }
+  gemm::PersistentGemm<Cfg, In, In, BL, Hook>::run(p, hook, dynamic_smem, int(blockIdx.x), gemm_blocks);
+}
+
+}  // namespace symm::ops::detail

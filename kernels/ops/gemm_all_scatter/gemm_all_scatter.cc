@@ -1,0 +1,234 @@
+// GemmAllScatter: the heap state of the op (tile flags, epochs, arrival flags, loopback
+// buffers), its launch parameters, and the launches of each variant.
+#include "symm/ops/gemm_all_scatter.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "launch.hpp"
+#include "symm/gemm/gemm.hpp"
+#include "symm/gemm/tensor_maps.hpp"
+#include "symm/host/cuda_check.hpp"
+#include "symm/host/runtime.hpp"
+#include "symm/host/tensor.hpp"
+
+namespace symm::ops {
+namespace {
+
+constexpr int kBulkScatterBlocksPerSm = 2;
+
+// Host-mapped memory for the record a timed-out device wait leaves.
+struct MappedRecord {
+  WaitFailureRecord* host = nullptr;
+  WaitFailureRecord* device = nullptr;
+  MappedRecord() {
+    check_cuda(cudaHostAlloc(reinterpret_cast<void**>(&host), sizeof(*host), cudaHostAllocMapped),
+               "cudaHostAlloc(wait failure record)");
+    *host = {};
+    check_cuda(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device), host, 0),
+               "cudaHostGetDevicePointer(wait failure record)");
+  }
+  ~MappedRecord() { warn_on_cuda_error(cudaFreeHost(host), "cudaFreeHost(wait failure record)"); }
+  MappedRecord(const MappedRecord&) = delete;
+  MappedRecord& operator=(const MappedRecord&) = delete;
+};
+
+}  // namespace
+
+struct GemmAllScatter::State {
+  Runtime& rt;
+  AllScatterShape shape;
+  GemmAllScatterOptions options;
+  AllScatterPlan plan;
+  StreamBarrier barrier;
+  std::uint64_t* tile_flags = nullptr;  // heap: tiles x kConsumers (device scope, local)
+  std::vector<void*> loopback;
+  MappedRecord record;
+  std::unique_ptr<gemm::Gemm> gemm;  // bulk_synchronous
+  cudaStream_t side = nullptr;       // producer_consumer: the scatter kernel's stream
+  cudaEvent_t fork = nullptr, join = nullptr;
+  // Launch parameters of the last (a, b, c): tensor maps are encoded once per operand set.
+  const void* last_a = nullptr;
+  const void* last_b = nullptr;
+  void* last_c = nullptr;
+  gemm::GemmProblem shard;
+  detail::FusedLaunch launch;
+
+  State(Runtime& r, const AllScatterShape& s, GemmAllScatterOptions o)
+      : rt(r), shape(s), options(std::move(o)),
+        plan(make_plan(s, options, r.world(), r.sm_count())), barrier(r) {}
+
+  int world() const { return rt.world(); }
+  std::int64_t shard_n() const { return shape.n / world(); }
+  int elem_bytes() const { return gemm::dtype_bytes(shape.dtype); }
+  void prepare(const void* a, const void* b, void* c);
+  std::vector<std::uint8_t*> targets(std::uint8_t* c_shard) const;
+};
+
+GemmAllScatter::GemmAllScatter(Runtime& rt, const AllScatterShape& shape, GemmAllScatterOptions options)
+    : state_(std::make_unique<State>(rt, shape, std::move(options))) {
+  State& s = *state_;
+  const AllScatterPlan& plan = s.plan;
+  // Collective, same sizes on every rank: all ranks made the same plan.
+  const std::size_t flag_bytes = std::size_t(plan.tiles) * gemm::kConsumers * sizeof(std::uint64_t);
+  s.tile_flags = static_cast<std::uint64_t*>(rt.heap().allocate(flag_bytes));
+  symm::detail::memset_on_device(s.tile_flags, 0, flag_bytes, nullptr);
+  for (int i = 0; i < s.options.loopback_peers; ++i) {
+    const std::size_t bytes = std::size_t(shape.m) * shape.n * s.elem_bytes();
+    s.loopback.push_back(rt.heap().allocate(bytes));
+  }
+  if (plan.variant == ScatterVariant::bulk_synchronous) {
+    gemm::GemmOptions go;
+    go.config = s.options.config;
+    go.num_blocks = s.options.gemm_sms;
+    go.gsize_m = s.options.gsize_m;
+    s.gemm = std::make_unique<gemm::Gemm>(go);
+  }
+  if (plan.variant == ScatterVariant::producer_consumer) {
+    check_cuda(cudaStreamCreateWithFlags(&s.side, cudaStreamNonBlocking), "cudaStreamCreate(scatter stream)");
+    check_cuda(cudaEventCreateWithFlags(&s.fork, cudaEventDisableTiming), "cudaEventCreate(fork)");
+    check_cuda(cudaEventCreateWithFlags(&s.join, cudaEventDisableTiming), "cudaEventCreate(join)");
+  }
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize(gemm_all_scatter set-up)");
+  if (s.options.verbose && rt.rank() == 0) std::fprintf(stderr, "%s\n", describe(shape, plan).c_str());
+}
+
+GemmAllScatter::~GemmAllScatter() {
+  State& s = *state_;
+  if (s.side) warn_on_cuda_error(cudaStreamDestroy(s.side), "cudaStreamDestroy(scatter stream)");
+  if (s.fork) warn_on_cuda_error(cudaEventDestroy(s.fork), "cudaEventDestroy(fork)");
+  if (s.join) warn_on_cuda_error(cudaEventDestroy(s.join), "cudaEventDestroy(join)");
+}
+
+const AllScatterPlan& GemmAllScatter::plan() const { return state_->plan; }
+const AllScatterShape& GemmAllScatter::shape() const { return state_->shape; }
+const std::vector<void*>& GemmAllScatter::loopback_buffers() const { return state_->loopback; }
+
+// Every other copy of this rank's shard: the peers' C (nearest rank first, so the ranks'
+// first pushes go to different GPUs), or the loopback buffers.
+std::vector<std::uint8_t*> GemmAllScatter::State::targets(std::uint8_t* c_shard) const {
+  std::vector<std::uint8_t*> out;
+  for (int i = 1; i < world(); ++i) out.push_back(rt.heap().translate(c_shard, (rt.rank() + i) % world()));
+  for (void* buffer : loopback) out.push_back(static_cast<std::uint8_t*>(buffer));
+  return out;
+}
+
+void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
+  if (a == last_a && b == last_b && c == last_c) return;
+  const std::size_t c_bytes = std::size_t(shape.m) * shape.n * elem_bytes();
+  if (!c || !rt.heap().contains(c) || !rt.heap().contains(static_cast<std::uint8_t*>(c) + c_bytes - 1))
+    throw Error(fmt::format("symm gemm_all_scatter: C ({}, {} x {}) must lie on the symmetric heap, at the "
+                            "same offset on every rank: allocate it with the heap's factories",
+                            c, shape.m, shape.n));
+  if (!a || !b) throw Error("symm gemm_all_scatter: A and B must be non-null device pointers");
+  auto* c_shard = static_cast<std::uint8_t*>(c) + rt.rank() * shard_n() * elem_bytes();
+  shard = gemm::GemmProblem{shape.m, shard_n(), shape.k, a, shape.k, b,
+                            shape.b_layout == gemm::BLayout::kn ? shard_n() : shape.k,
+                            shape.b_layout, c_shard, shape.n, shape.dtype, shape.dtype};
+
+  detail::FusedLaunch& f = launch;
+  f.variant = plan.variant;
+  f.config = plan.config;
+  f.sm_count = rt.sm_count();
+  f.gemm_blocks = plan.gemm_sms;
+  f.grid = plan.gemm_sms + (plan.variant == ScatterVariant::wg_specialization ? plan.comm_sms : 0);
+  if (plan.variant == ScatterVariant::bulk_synchronous) {
+    plan.gemm = gemm->plan(shard);  // the library's plan for the shard on this GPU
+    plan.config = plan.gemm.config;
+    plan.gemm_sms = plan.gemm.num_blocks;
+  } else {
+    const gemm::OperandMaps maps = gemm::make_operand_maps(shard, plan.config);
+    f.params.a = maps.a;
+    f.params.b = maps.b;
+    f.params.c = maps.c;
+    f.params.c_tail = maps.c_tail;
+    f.params.sched = plan.gemm.sched;
+    f.params.m = int(shard.m);
+    f.params.n = int(shard.n);
+    f.params.wait_timeout_ns = device_wait_timeout_ns();
+  }
+  const std::vector<std::uint8_t*> peers = targets(c_shard);
+  detail::ShardTargets& t = f.push.targets;
+  t.local = c_shard;
+  t.peer_count = int(peers.size());
+  for (std::size_t i = 0; i < peers.size(); ++i) t.peers[i] = peers[i];
+  t.m = int(shape.m);
+  t.n_shard = int(shard_n());
+  t.ldc_bytes = shape.n * elem_bytes();
+  t.elem_bytes = elem_bytes();
+  f.peer_maps.count = 0;
+  if (plan.variant == ScatterVariant::tma_push) {
+    for (std::uint8_t* peer : peers) {
+      gemm::GemmProblem there = shard;
+      there.c = peer;
+      const gemm::OperandMaps maps = gemm::make_operand_maps(there, plan.config);
+      f.peer_maps.c[f.peer_maps.count] = maps.c;
+      f.peer_maps.c_tail[f.peer_maps.count++] = maps.c_tail;
+    }
+  }
+  // Tiles of the push: the GEMM's own (flags are indexed by its tile ids); after a plain
+  // GEMM (bulk_synchronous) any tiling covers the shard.
+  f.push.sched = plan.variant == ScatterVariant::bulk_synchronous
+                     ? gemm::TileScheduler::make(shape.m, shard_n(), shape.k, 128, 256, 64, 1, 1)
+                     : plan.gemm.sched;
+  f.push.blk_m = plan.variant == ScatterVariant::bulk_synchronous ? 128 : plan.config.blk_m;
+  f.push.blk_n = plan.variant == ScatterVariant::bulk_synchronous ? 256 : plan.config.blk_n;
+  const bool flags = plan.variant == ScatterVariant::wg_specialization ||
+                     plan.variant == ScatterVariant::producer_consumer;
+  f.push.tile_flags = {flags ? tile_flags : nullptr, barrier.device_epoch()};
+  f.push.wait = {record.device, rt.heap().base(), device_wait_timeout_ns(), rt.rank()};
+  last_a = a;
+  last_b = b;
+  last_c = c;
+}
+
+void GemmAllScatter::run(const void* a, const void* b_shard, void* c, cudaStream_t stream) {
+  try {
+    enqueue(a, b_shard, c, stream);
+  } catch (const Error& e) {
+    // A launch check may be the first to see an earlier run's trap: say why it trapped.
+    const std::string report = failure_report();
+    if (report.empty()) throw;
+    throw Error(std::string(e.what()) + "\n" + report);
+  }
+}
+
+void GemmAllScatter::enqueue(const void* a, const void* b_shard, void* c, cudaStream_t stream) {
+  State& s = *state_;
+  s.prepare(a, b_shard, c);
+  const detail::FusedLaunch& f = s.launch;
+  switch (s.plan.variant) {
+    case ScatterVariant::tma_push:
+    case ScatterVariant::fused_sequential:
+    case ScatterVariant::wg_specialization:
+      detail::launch_fused(s.shape.dtype, s.shape.b_layout, f, stream);
+      break;
+    case ScatterVariant::producer_consumer:
+      // The scatter stream starts after everything before run() on the caller's stream
+      // (the last barrier's epoch included), and the caller's stream resumes after both.
+      check_cuda(cudaEventRecord(s.fork, stream), "cudaEventRecord(fork)");
+      check_cuda(cudaStreamWaitEvent(s.side, s.fork), "cudaStreamWaitEvent(scatter stream)");
+      detail::launch_fused(s.shape.dtype, s.shape.b_layout, f, stream);
+      detail::launch_scatter(f.push, s.plan.comm_sms, s.side);
+      check_cuda(cudaEventRecord(s.join, s.side), "cudaEventRecord(join)");
+      check_cuda(cudaStreamWaitEvent(stream, s.join), "cudaStreamWaitEvent(caller stream)");
+      break;
+    case ScatterVariant::bulk_synchronous:
+      s.gemm->run(s.shard, s.plan.gemm, stream);
+      detail::launch_scatter(f.push, kBulkScatterBlocksPerSm * s.rt.sm_count(), stream);
+      break;
+  }
+  s.barrier.wait(stream);
+}
+
+std::string GemmAllScatter::failure_report() const {
+  const volatile WaitFailureRecord* r = state_->record.host;
+  if (r->claimed != 2) return {};
+  return fmt::format("symm gemm_all_scatter: rank {} block {} timed out waiting for tile {} after {} ms "
+                     "(SYMM_WAIT_TIMEOUT_MS): flag at heap offset {} saw {}, expected >= {}",
+                     r->rank, r->block, r->tile, r->waited_ns / 1'000'000, r->flag_offset, r->seen,
+                     r->expected);
+}
+
+}  // namespace symm::ops

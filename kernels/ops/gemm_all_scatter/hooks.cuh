@@ -1,0 +1,62 @@
+#pragma once
+// Epilogue hooks of the fused GEMM kernels (gemm/epilogue_hook.cuh gives the contract).
+#include <cuda/atomic>
+#include <cuda/ptx>
+
+#include "copy_to_peers.cuh"
+#include "params.hpp"
+#include "symm/gemm/epilogue_hook.cuh"
+
+namespace symm::ops::detail {
+
+// tma_push: every staged piece of a tile is TMA-stored to each peer's C as well, from the
+// same shared-memory staging tile as the local store: no re-read of C, no comm SMs. The
+// stores drain while the warpgroup computes its next tile.
+struct TmaPushHook {
+  static constexpr bool kNotifies = false;
+  static constexpr bool kPushesChunks = true;
+  PeerMaps maps;
+
+  __device__ void after_tile(const gemm::TileInfo&) const {}
+  __device__ void push_chunk(bool tail, const std::int32_t (&coords)[2], const void* staging) const {
+    for (int i = 0; i < maps.count; ++i)
+      cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
+                                      tail ? &maps.c_tail[i] : &maps.c[i], coords, staging);
+  }
+};
+
+// wg_specialization and producer_consumer: once a warpgroup's part of a tile is in the
+// local C (the epilogue waited for its TMA stores and fenced the async proxy), thread 0
+// releases the (tile, warpgroup) flag at device scope with this launch's epoch.
+struct TileFlagHook {
+  static constexpr bool kNotifies = true;
+  static constexpr bool kPushesChunks = false;
+  TileFlags tile_flags;
+
+  __device__ void after_tile(const gemm::TileInfo& info) const {
+    if (info.thread != 0) return;
+    const std::uint64_t epoch =
+        cuda::atomic_ref<const std::uint64_t, cuda::thread_scope_device>(*tile_flags.epoch)
+            .load(cuda::memory_order_relaxed) + 1;
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(
+        tile_flags.flags[info.tile * gemm::kConsumers + info.warpgroup])
+        .store(epoch, cuda::memory_order_release);
+  }
+  __device__ void push_chunk(bool, const std::int32_t (&)[2], const void*) const {}
+};
+
+// fused_sequential: the warpgroup that stored its part of a tile copies it to every peer
+// itself (Iris example 07), before it computes its next tile.
+struct CopyToPeersHook {
+  static constexpr bool kNotifies = true;
+  static constexpr bool kPushesChunks = false;
+  ShardTargets targets;
+
+  __device__ void after_tile(const gemm::TileInfo& info) const {
+    copy_region_to_peers(targets, info.row0, info.rows, info.col0, info.cols, info.thread,
+                         gemm::kWarpgroupThreads);
+  }
+  __device__ void push_chunk(bool, const std::int32_t (&)[2], const void*) const {}
+};
+
+}  // namespace symm::ops::detail

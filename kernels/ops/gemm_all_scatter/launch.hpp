@@ -1,0 +1,38 @@
+#pragma once
+// Launch glue between the op (gemm_all_scatter.cc, host) and the kernel instances (.cu).
+// The fused kernels are instantiated per (dtype, B layout), one generated .cu file each
+// (CMakeLists.txt), so they compile in parallel.
+#include <cuda_runtime_api.h>
+
+#include "params.hpp"
+#include "symm/gemm/params.hpp"
+
+namespace symm::ops::detail {
+
+// One launch of fused_gemm_kernel.
+struct FusedLaunch {
+  ScatterVariant variant = ScatterVariant::tma_push;  // picks the hook
+  gemm::KernelConfig config;
+  int grid = 0;         // blocks in all
+  int gemm_blocks = 0;  // blocks computing tiles; the rest are comm blocks
+  int sm_count = 0;     // for the co-residency check of grids with comm blocks
+  gemm::WgmmaParams params;
+  PeerMaps peer_maps;   // tma_push
+  PushWork push;        // targets (fused_sequential, comm blocks), tile flags
+};
+
+template <gemm::DType DT, gemm::BLayout BL>
+void launch_fused_typed(const FusedLaunch& launch, cudaStream_t stream);
+// Runtime (dtype, layout) -> the typed instance.
+void launch_fused(gemm::DType dtype, gemm::BLayout layout, const FusedLaunch& launch,
+                  cudaStream_t stream);
+
+// The scatter kernel (producer_consumer, bulk_synchronous): `blocks` blocks push the
+// tiles of `work`, waiting for their flags when work.tile_flags.flags is set.
+void launch_scatter(const PushWork& work, int blocks, cudaStream_t stream);
+
+// The stream barrier's kernel (stream_barrier.cu).
+void launch_stream_barrier(const device::Context& ctx, std::uint64_t* arrivals, std::uint64_t* epoch,
+                           cudaStream_t stream);
+
+}  // namespace symm::ops::detail

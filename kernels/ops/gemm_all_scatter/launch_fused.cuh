@@ -1,0 +1,46 @@
+#pragma once
+// Launch glue of the fused kernel for one (dtype, B layout): the configuration and the
+// hook of the variant select the instance.
+#include <string>
+
+#include "configs.hpp"
+#include "fused_kernel.cuh"
+#include "launch.hpp"
+#include "symm/gemm/launch.cuh"
+
+namespace symm::ops::detail {
+
+template <class Cfg, class In, gemm::BLayout BL, class Hook>
+void launch_with_hook(const FusedLaunch& f, const Hook& hook, cudaStream_t stream) {
+  auto l = gemm::grid_launch<Cfg>(fused_gemm_kernel<Cfg, In, BL, Hook>, f.grid, stream);
+  if (f.grid > f.gemm_blocks)  // comm blocks wait for GEMM blocks: all must be resident
+    l.require_resident(f.sm_count, "symm gemm_all_scatter: " + std::string(to_string(f.variant)),
+                       "give fewer blocks (--num_sms / num_sms)");
+  l.launch("cudaLaunchKernelEx(fused_gemm_kernel)", f.params, hook, f.push, f.gemm_blocks);
+}
+
+template <gemm::DType DT, gemm::BLayout BL>
+void launch_fused_typed(const FusedLaunch& f, cudaStream_t stream) {
+  using In = gemm::element_t<DT>;
+  const bool built = gemm::with_config<BL, FusedConfigs>(f.config, [&]<class Cfg>() {
+    switch (f.variant) {
+      case ScatterVariant::tma_push:
+        launch_with_hook<Cfg, In, BL>(f, TmaPushHook{f.peer_maps}, stream);
+        break;
+      case ScatterVariant::fused_sequential:
+        launch_with_hook<Cfg, In, BL>(f, CopyToPeersHook{f.push.targets}, stream);
+        break;
+      case ScatterVariant::wg_specialization:
+      case ScatterVariant::producer_consumer:
+        launch_with_hook<Cfg, In, BL>(f, TileFlagHook{f.push.tile_flags}, stream);
+        break;
+      case ScatterVariant::bulk_synchronous:
+        throw Error("symm gemm_all_scatter: bulk_synchronous runs the plain GEMM, not a fused kernel");
+    }
+  });
+  if (!built)
+    throw Error("symm gemm_all_scatter: configuration " + gemm::to_string(f.config) +
+                " is not built for fused kernels with B as " + std::string(gemm::to_string(BL)));
+}
+
+}  // namespace symm::ops::detail

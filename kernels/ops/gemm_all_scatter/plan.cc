@@ -1,0 +1,183 @@
+// Planning GEMM + all-scatter: pure host logic over the shape, the options, the world and
+// the SM count (the cpu tier tests it), so every refusal comes before any launch.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+#include "configs.hpp"
+#include "symm/common/error.hpp"
+#include "symm/gemm/plan.hpp"
+#include "symm/ops/gemm_all_scatter.hpp"
+
+namespace symm::ops {
+namespace {
+
+constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1;
+constexpr int kDefaultCommSms = 8;  // producer_consumer: scatter blocks beside the GEMM
+
+bool fused_config(const gemm::KernelConfig& c, gemm::BLayout layout) {
+  return c.supports(layout) &&
+         std::find(detail::kFusedConfigs.begin(), detail::kFusedConfigs.end(), c) !=
+             detail::kFusedConfigs.end();
+}
+
+std::string fused_config_names(gemm::BLayout layout) {
+  std::string names;
+  for (const auto& c : detail::kFusedConfigs)
+    if (c.supports(layout)) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
+  return names;
+}
+
+// The GEMM problem of one rank's shard, with placeholder operands (planning is pure).
+gemm::GemmProblem shard_problem(const AllScatterShape& s, int world) {
+  static char placeholder alignas(256)[256];
+  gemm::GemmProblem p;
+  p.m = s.m;
+  p.n = s.n / world;
+  p.k = s.k;
+  p.a = p.b = p.c = placeholder;
+  p.lda = s.k;
+  p.b_layout = s.b_layout;
+  p.ldb = s.b_layout == gemm::BLayout::kn ? p.n : s.k;
+  p.ldc = s.n;
+  p.in_dtype = p.out_dtype = s.dtype;
+  return p;
+}
+
+}  // namespace
+
+std::string_view to_string(ScatterVariant v) {
+  switch (v) {
+    case ScatterVariant::tma_push: return "tma_push";
+    case ScatterVariant::wg_specialization: return "wg_specialization";
+    case ScatterVariant::fused_sequential: return "fused_sequential";
+    case ScatterVariant::producer_consumer: return "producer_consumer";
+    case ScatterVariant::bulk_synchronous: return "bulk_synchronous";
+  }
+  return "?";
+}
+
+std::optional<ScatterVariant> parse_variant(std::string_view name) {
+  for (ScatterVariant v : kScatterVariants)
+    if (to_string(v) == name) return v;
+  return std::nullopt;
+}
+
+std::string validate(const AllScatterShape& s, int world) {
+  if (world < 1 || world > kMaxWorld)
+    return fmt::format("{} ranks: GEMM + all-scatter runs on 1 to {} ranks", world, kMaxWorld);
+  if (s.m < 1 || s.n < 1 || s.k < 1)
+    return fmt::format("M, N and K must be >= 1 (got M={} N={} K={})", s.m, s.n, s.k);
+  if (s.m > kMaxDim || s.n > kMaxDim || s.k > kMaxDim)
+    return fmt::format("M, N and K must be below 2^31 (got M={} N={} K={})", s.m, s.n, s.k);
+  if (s.dtype != gemm::DType::bf16 && s.dtype != gemm::DType::fp16)
+    return fmt::format("datatype {} is not supported: give bf16 or fp16", gemm::to_string(s.dtype));
+  if (s.n % world != 0)
+    return fmt::format("N={} is not divisible by the {} ranks: give N a multiple of {}", s.n, world, world);
+  if ((s.n / world) % 8 != 0)
+    return fmt::format("each rank's shard of N is N/world = {} columns, which must be a multiple of 8 "
+                       "(16-byte rows for TMA and vector copies): give N a multiple of {}",
+                       s.n / world, 8 * world);
+  if (s.k % 8 != 0)
+    return fmt::format("K={} must be a multiple of 8 (TMA reads A and B in 16-byte rows)", s.k);
+  return {};
+}
+
+std::string validate(const GemmAllScatterOptions& o, int world, int sm_count) {
+  auto range = [&](const char* name, int v) -> std::string {
+    if (v < 0 || v > sm_count)
+      return fmt::format("{} must be between 1 and the {} SMs of this GPU, or 0 for the default (got {})",
+                         name, sm_count, v);
+    return {};
+  };
+  for (auto [name, v] : {std::pair{"gemm_sms", o.gemm_sms}, {"num_sms", o.num_sms}, {"comm_sms", o.comm_sms}})
+    if (auto why = range(name, v); !why.empty()) return why;
+  if (o.gsize_m < 1) return fmt::format("gsize_m must be >= 1 (got {})", o.gsize_m);
+  if (o.loopback_peers < 0 || o.loopback_peers > kMaxWorld - 1)
+    return fmt::format("loopback_peers must be between 0 and {} (got {})", kMaxWorld - 1, o.loopback_peers);
+  if (o.loopback_peers > 0 && world != 1)
+    return fmt::format("loopback_peers stands for peers on one GPU and needs 1 rank (got {} ranks)", world);
+  return {};
+}
+
+AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptions& o, int world,
+                         int sm_count) {
+  if (auto why = validate(shape, world); !why.empty()) throw Error("symm gemm_all_scatter: " + why);
+  if (auto why = validate(o, world, sm_count); !why.empty()) throw Error("symm gemm_all_scatter: " + why);
+  AllScatterPlan plan;
+  plan.peers = world > 1 ? world - 1 : o.loopback_peers;
+  plan.gsize_m = o.gsize_m;
+  plan.variant = o.variant.value_or(ScatterVariant::tma_push);
+  plan.reason = o.variant ? "variant given"
+                          : "default: tma_push (the fastest variant in docs/gemm-all-scatter.md: "
+                            "no comm SMs, no re-read of C)";
+  const bool fused = plan.variant != ScatterVariant::bulk_synchronous;
+  if (fused && o.config && !fused_config(*o.config, shape.b_layout))
+    throw Error(fmt::format("symm gemm_all_scatter: configuration {} is not built for the fused kernels "
+                            "with B as {}; built: {}",
+                            gemm::to_string(*o.config), gemm::to_string(shape.b_layout),
+                            fused_config_names(shape.b_layout)));
+
+  // Blocks: who computes, who pushes.
+  int gemm_sms = o.gemm_sms > 0 ? o.gemm_sms : sm_count;
+  int grid = 0;
+  switch (plan.variant) {
+    case ScatterVariant::wg_specialization: {
+      grid = o.num_sms > 0 ? o.num_sms : sm_count;
+      if (o.gemm_sms == 0) gemm_sms = grid > 1 ? int(std::bit_floor(unsigned(grid - 1))) : 0;
+      if (gemm_sms >= grid)
+        throw Error(fmt::format("symm gemm_all_scatter: wg_specialization needs gemm_sms ({}) below num_sms ({}): "
+                                "the blocks beyond gemm_sms push the tiles, and with none left nothing "
+                                "would (lower --gemm_sms or raise --num_sms)",
+                                gemm_sms, grid));
+      if (gemm_sms < 1)
+        throw Error(fmt::format("symm gemm_all_scatter: wg_specialization needs num_sms >= 2 (got {})", grid));
+      break;
+    }
+    case ScatterVariant::producer_consumer: {
+      plan.comm_sms = o.comm_sms > 0 ? o.comm_sms : std::min(kDefaultCommSms, sm_count - 1);
+      if (o.gemm_sms == 0) gemm_sms = sm_count - plan.comm_sms;
+      if (gemm_sms < 1 || gemm_sms + plan.comm_sms > sm_count)
+        throw Error(fmt::format("symm gemm_all_scatter: producer_consumer runs its GEMM ({} blocks) and its "
+                                "scatter kernel ({} blocks) at once, and the scatter waits for the GEMM: "
+                                "together they must fit the {} SMs (lower --gemm_sms or --comm_sms)",
+                                gemm_sms, plan.comm_sms, sm_count));
+      break;
+    }
+    default:
+      break;
+  }
+
+  // The GEMM of the local shard. Fused: whole tiles (no split-K, stream-K or clusters),
+  // so each tile is finished by the block that computed it and can be published at once.
+  // bulk_synchronous runs the library's GEMM as planned for the shard alone.
+  gemm::GemmOptions go;
+  go.config = o.config;
+  go.num_blocks = fused ? gemm_sms : o.gemm_sms;
+  go.gsize_m = o.gsize_m;
+  go.k_splits = fused ? 1 : 0;
+  go.cluster_m = fused ? 1 : 0;
+  gemm::DeviceLimits limits;
+  limits.sm_count = sm_count;
+  plan.gemm = gemm::make_plan(shard_problem(shape, world), go, limits);
+  if (fused && plan.gemm.kind != gemm::KernelKind::wgmma)
+    throw Error("symm gemm_all_scatter: the fused kernels need the WGMMA GEMM, which cannot run this "
+                "shard: " + plan.gemm.reason);
+  plan.config = plan.gemm.config;
+  plan.gemm_sms = plan.gemm.num_blocks;
+  plan.tiles = plan.gemm.sched.num_tiles();
+  if (plan.variant == ScatterVariant::wg_specialization) plan.comm_sms = grid - gemm_sms;
+  if (plan.variant == ScatterVariant::bulk_synchronous) plan.comm_sms = sm_count;
+  return plan;
+}
+
+std::string describe(const AllScatterShape& s, const AllScatterPlan& p) {
+  return fmt::format("symm gemm_all_scatter: M={} N={} K={} {} B={} -> {} peers: {} {} gemm_sms={} "
+                     "comm_sms={} gsize_m={} ({} tiles per rank); {}",
+                     s.m, s.n, s.k, gemm::to_string(s.dtype), gemm::to_string(s.b_layout), p.peers,
+                     to_string(p.variant), gemm::to_string(p.config), p.gemm_sms, p.comm_sms, p.gsize_m,
+                     p.tiles, p.reason);
+}
+
+}  // namespace symm::ops

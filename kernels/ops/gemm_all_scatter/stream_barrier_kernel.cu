@@ -1,0 +1,37 @@
+// The stream barrier's kernel: one block; thread p raises this rank's arrival flag on
+// peer p with the new epoch (system scope: another process reads it) and waits for peer
+// p's flag here. Everything enqueued before it on the stream has completed when it
+// starts (kernel boundary), and its system-scope fence orders those writes before the
+// release; a peer that sees the flag therefore sees this rank's pushes into its heap.
+#include <cuda/atomic>
+
+#include "launch.hpp"
+#include "symm/device/signal.cuh"
+#include "symm/host/cuda_check.hpp"
+
+namespace symm::ops::detail {
+namespace {
+
+__global__ void stream_barrier_kernel(device::Context ctx, device::flag_t* arrivals,
+                                      device::flag_t* epoch) {
+  const device::flag_t next = *epoch + 1;
+  device::fence<cuda::memory_order_acq_rel, cuda::thread_scope_system>();
+  const int peer = int(threadIdx.x);
+  if (peer < ctx.world && peer != ctx.rank) {
+    device::signal_set(ctx, &arrivals[ctx.rank], peer, next);
+    device::wait_at_least(ctx, &arrivals[peer], next);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) *epoch = next;
+}
+
+}  // namespace
+
+void launch_stream_barrier(const device::Context& ctx, std::uint64_t* arrivals, std::uint64_t* epoch,
+                           cudaStream_t stream) {
+  const int threads = (ctx.world + 31) / 32 * 32;
+  stream_barrier_kernel<<<1, threads, 0, stream>>>(ctx, arrivals, epoch);
+  check_cuda(cudaGetLastError(), "launch of stream_barrier_kernel");
+}
+
+}  // namespace symm::ops::detail

@@ -1,0 +1,72 @@
+// The factory: decides, the same way on every rank, which baselines can run, and builds
+// them around one shared barrier and one set of scratch operands for their timings.
+#include "symm/baselines/all_scatter_baselines.hpp"
+
+#include <fmt/format.h>
+
+#include "copy_engine_baselines.hpp"
+#include "gpu_identity.hpp"
+#include "shard_geometry.hpp"
+#include "skip_reasons.hpp"
+#include "symm/common/error.hpp"
+#include "symm/host/cuda_check.hpp"
+#include "symm/host/heap.hpp"
+#include "symm/host/runtime.hpp"
+#include "tuning_operands.hpp"
+
+#if SYMM_HAVE_NCCL
+#include "nccl_all_gather.hpp"
+#include "nccl_check.hpp"
+#endif
+
+namespace symm::baselines {
+namespace {
+
+// Collective (the GPU UUIDs): the same answer on every rank.
+NcclSituation nccl_situation(Runtime& rt) {
+  NcclSituation s;
+  s.shared_gpu = describe_shared_gpu(gather_gpu_uuids(rt.team(), rt.device()));
+#if SYMM_HAVE_NCCL
+  s.found_at_configure = true;
+  check_nccl(ncclGetVersion(&s.library_version), "ncclGetVersion");
+#endif
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<AllScatterBaseline>> make_all_scatter_baselines(
+    Runtime& rt, const ops::AllScatterShape& shape, cudaStream_t stream,
+    std::vector<SkippedBaseline>& skipped) {
+  if (const std::string why = ops::validate(shape, rt.world()); !why.empty())
+    throw Error(fmt::format("{}GEMM + all-scatter baselines: {}", rank_prefix(), why));
+  const ShardGeometry g = shard_geometry(shape, rt.rank(), rt.world());
+  const NcclSituation nccl = nccl_situation(rt);
+  // Allocated before the scratch C, so that releasing the scratch leaves it in place.
+  const auto barrier = std::make_shared<ops::StreamBarrier>(rt);
+
+  std::vector<std::unique_ptr<AllScatterBaseline>> baselines;
+  {
+    HeapScope scratch(rt.heap());
+    const TuningOperands tuning(rt.heap(), g, stream);
+    // An NCCL baseline where NCCL can run it, else the reason it cannot.
+    const auto add_nccl = [&](std::string_view name, std::string why_not) {
+      if (!why_not.empty()) return skipped.push_back({std::string(name), std::move(why_not)});
+#if SYMM_HAVE_NCCL
+      const NcclTransport transport =
+          name == kNcclCopyEngineName ? NcclTransport::copy_engine : NcclTransport::kernels;
+      baselines.push_back(
+          std::make_unique<NcclAllGather>(rt, g, transport, barrier, tuning, stream));
+#endif
+    };
+    add_nccl(kCublasLtNcclName, nccl_skip_reason(nccl));
+    baselines.push_back(std::make_unique<CublasLtCopyEngine>(rt, g, barrier, tuning, stream));
+    baselines.push_back(make_fastest_chunked_copy_engine(rt, g, barrier, tuning, stream));
+    add_nccl(kNcclCopyEngineName, nccl_copy_engine_skip_reason(nccl));
+    // No rank may still be pushing into the scratch C when it is released.
+    rt.barrier(stream);
+  }
+  return baselines;
+}
+
+}  // namespace symm::baselines

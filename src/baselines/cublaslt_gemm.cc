@@ -1,0 +1,154 @@
+// cuBLASLt sees column-major matrices: our row-major C = A * B is its C^T = B^T * A^T, so
+// its first operand is our B (transposed when B is N x K) and its second our A.
+#include "symm/baselines/cublaslt_gemm.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "symm/common/error.hpp"
+#include "symm/host/bench.hpp"
+#include "symm/host/cuda_check.hpp"
+
+namespace symm::baselines {
+namespace {
+
+void check_lt(cublasStatus_t s, const char* call) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw Error(fmt::format("{}cuBLASLt: {} failed: {} ({})", rank_prefix(), call,
+                            cublasLtGetStatusName(s), cublasLtGetStatusString(s)));
+}
+
+cudaDataType cuda_type(gemm::DType t) {
+  return t == gemm::DType::bf16 ? CUDA_R_16BF : t == gemm::DType::fp16 ? CUDA_R_16F : CUDA_R_32F;
+}
+
+std::uintptr_t address_of(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+
+void set_preference(cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAttributes_t attribute,
+                    const auto& value, const char* what) {
+  check_lt(cublasLtMatmulPreferenceSetAttribute(pref, attribute, &value, sizeof(value)), what);
+}
+
+constexpr int kRequestedAlgos = 16;
+constexpr int kTrialRuns = 5;
+
+}  // namespace
+
+std::uint32_t operand_alignment(std::uintptr_t address) {
+  std::uint32_t alignment = 256;
+  while (alignment > 1 && address % alignment != 0) alignment /= 2;
+  return alignment;
+}
+
+CublasLtGemm::CublasLtGemm(const gemm::GemmProblem& p, cudaStream_t stream)
+    : align_a_(operand_alignment(address_of(p.a))),
+      align_b_(operand_alignment(address_of(p.b))),
+      align_c_(operand_alignment(address_of(p.c))) {
+  try {
+    check_lt(cublasLtCreate(&handle_), "cublasLtCreate");
+    check_lt(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+             "cublasLtMatmulDescCreate");
+    const bool nk = p.b_layout == gemm::BLayout::nk;
+    const cublasOperation_t op_b = nk ? CUBLAS_OP_T : CUBLAS_OP_N, op_a = CUBLAS_OP_N;
+    check_lt(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof(op_b)),
+             "cublasLtMatmulDescSetAttribute(TRANSA)");
+    check_lt(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &op_a, sizeof(op_a)),
+             "cublasLtMatmulDescSetAttribute(TRANSB)");
+    const auto in = cuda_type(p.in_dtype);
+    // Lt's A = our B: stored K x N (nk, transposed on use) or N x K (kn), column-major.
+    check_lt(cublasLtMatrixLayoutCreate(&a_, in, nk ? p.k : p.n, nk ? p.n : p.k, p.ldb),
+             "layout(B)");
+    check_lt(cublasLtMatrixLayoutCreate(&b_, in, p.k, p.m, p.lda), "layout(A)");
+    check_lt(cublasLtMatrixLayoutCreate(&c_, cuda_type(p.out_dtype), p.n, p.m, p.ldc), "layout(C)");
+    check_cuda(cudaMalloc(&workspace_, kWorkspaceBytes), "cudaMalloc(cuBLASLt workspace, 64 MiB)");
+
+    const std::vector<cublasLtMatmulHeuristicResult_t> results = heuristic_candidates();
+    if (results.empty())
+      throw Error(fmt::format("{}cuBLASLt offers no algorithm for {} x {} x {} ({} operands)",
+                              rank_prefix(), p.m, p.n, p.k, gemm::to_string(p.in_dtype)));
+
+    // The fastest candidate over a few warm runs.
+    CudaBenchDevice timer(stream);
+    double best = std::numeric_limits<double>::infinity();
+    std::size_t pick = 0;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      algo_ = results[i].algo;
+      run(p.a, p.b, p.c, stream);
+      const double ms = timer.time_ms([&] {
+        for (int r = 0; r < kTrialRuns; ++r) run(p.a, p.b, p.c, stream);
+      });
+      if (ms < best) best = ms, pick = i;
+    }
+    algo_ = results[pick].algo;
+    candidates_ = static_cast<int>(results.size());
+    chosen_ = fmt::format("algo {} of {}", pick, candidates_);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+std::vector<cublasLtMatmulHeuristicResult_t> CublasLtGemm::heuristic_candidates() const {
+  cublasLtMatmulPreference_t created = nullptr;
+  check_lt(cublasLtMatmulPreferenceCreate(&created), "cublasLtMatmulPreferenceCreate");
+  const std::unique_ptr<std::remove_pointer_t<cublasLtMatmulPreference_t>,
+                        decltype(&cublasLtMatmulPreferenceDestroy)>
+      pref(created, cublasLtMatmulPreferenceDestroy);
+  set_preference(pref.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, kWorkspaceBytes,
+                 "preference(workspace)");
+  // Lt's A and B are our B and A; its C and D are our C.
+  set_preference(pref.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, align_b_,
+                 "preference(alignment of B)");
+  set_preference(pref.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, align_a_,
+                 "preference(alignment of A)");
+  set_preference(pref.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, align_c_,
+                 "preference(alignment of C)");
+  set_preference(pref.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, align_c_,
+                 "preference(alignment of C)");
+  std::vector<cublasLtMatmulHeuristicResult_t> results(kRequestedAlgos);
+  int found = 0;
+  check_lt(cublasLtMatmulAlgoGetHeuristic(handle_, op_, a_, b_, c_, c_, pref.get(), kRequestedAlgos,
+                                          results.data(), &found),
+           "cublasLtMatmulAlgoGetHeuristic");
+  results.resize(static_cast<std::size_t>(found));
+  return results;
+}
+
+CublasLtGemm::~CublasLtGemm() { release(); }
+
+void CublasLtGemm::release() noexcept {
+  if (workspace_) warn_on_cuda_error(cudaFree(workspace_), "cudaFree(cuBLASLt workspace)");
+  if (c_) cublasLtMatrixLayoutDestroy(c_);
+  if (b_) cublasLtMatrixLayoutDestroy(b_);
+  if (a_) cublasLtMatrixLayoutDestroy(a_);
+  if (op_) cublasLtMatmulDescDestroy(op_);
+  if (handle_) cublasLtDestroy(handle_);
+  workspace_ = nullptr, c_ = b_ = a_ = nullptr, op_ = nullptr, handle_ = nullptr;
+}
+
+void CublasLtGemm::check_alignment(const void* operand, std::uint32_t planned,
+                                   const char* name) const {
+  const std::uint32_t actual = operand_alignment(address_of(operand));
+  if (actual < planned)
+    throw Error(
+        fmt::format("{}cuBLASLt GEMM: operand {} at {} is {}-byte aligned, but its algorithm "
+                    "was chosen for {}-byte aligned operands; pass operands aligned as the "
+                    "problem given at construction",
+                    rank_prefix(), name, operand, actual, planned));
+}
+
+void CublasLtGemm::run(const void* a, const void* b, void* c, cudaStream_t stream) const {
+  check_alignment(a, align_a_, "A");
+  check_alignment(b, align_b_, "B");
+  check_alignment(c, align_c_, "C");
+  const float alpha = 1, beta = 0;
+  check_lt(cublasLtMatmul(handle_, op_, &alpha, b, a_, a, b_, &beta, c, c_, c, c_, &algo_,
+                          workspace_, kWorkspaceBytes, stream),
+           "cublasLtMatmul");
+}
+
+}  // namespace symm::baselines

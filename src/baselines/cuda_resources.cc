@@ -1,0 +1,44 @@
+#include "cuda_resources.hpp"
+
+#include "symm/host/cuda_check.hpp"
+
+namespace symm::baselines {
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes, const std::string& what) {
+  check_cuda(cudaMalloc(&ptr_, bytes), "cudaMalloc(" + what + ")");
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (ptr_ != nullptr) warn_on_cuda_error(cudaFree(ptr_), "cudaFree(baseline buffer)");
+}
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
+  if (this != &other) {
+    if (ptr_ != nullptr) warn_on_cuda_error(cudaFree(ptr_), "cudaFree(baseline buffer)");
+    ptr_ = std::exchange(other.ptr_, nullptr);
+  }
+  return *this;
+}
+
+OwnedStream::OwnedStream() {
+  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+}
+
+OwnedStream::~OwnedStream() {
+  if (stream_ != nullptr) warn_on_cuda_error(cudaStreamDestroy(stream_), "cudaStreamDestroy");
+}
+
+OwnedEvent::OwnedEvent() {
+  SYMM_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming));
+}
+
+OwnedEvent::~OwnedEvent() {
+  if (event_ != nullptr) warn_on_cuda_error(cudaEventDestroy(event_), "cudaEventDestroy");
+}
+
+void order_after(cudaStream_t waiter, cudaStream_t signaller, cudaEvent_t event) {
+  SYMM_CUDA_CHECK(cudaEventRecord(event, signaller));
+  SYMM_CUDA_CHECK(cudaStreamWaitEvent(waiter, event, 0));
+}
+
+}  // namespace symm::baselines

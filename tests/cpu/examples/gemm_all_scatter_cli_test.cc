@@ -1,0 +1,108 @@
+// The command line of the GEMM + all-scatter programs: what is accepted, and that every
+// refusal is one short line and exit code 2, before any rank starts (no GPU needed).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "command_line.hpp"
+
+namespace symm::examples::gemm_all_scatter {
+namespace {
+
+const Program kProgram{"10_test", "test", ops::ScatterVariant::wg_specialization};
+
+struct Parsed {
+  int code = 0;
+  CommandLine cl;
+  std::string stderr_text;
+};
+
+Parsed parse_args(std::vector<std::string> args) {
+  // No results file unless the test names one: nothing is written in the test's folder.
+  if (std::find(args.begin(), args.end(), "-o") == args.end()) args.insert(args.end(), {"-o", ""});
+  args.insert(args.begin(), "10_test");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  Parsed p;
+  testing::internal::CaptureStderr();
+  p.code = parse(static_cast<int>(argv.size()), argv.data(), kProgram, p.cl);
+  p.stderr_text = testing::internal::GetCapturedStderr();
+  return p;
+}
+
+// Refused with exit code 2 and one line that names `flag`.
+void expect_refused(const std::vector<std::string>& args, const std::string& flag) {
+  const Parsed p = parse_args(args);
+  EXPECT_EQ(p.code, 2) << args.front();
+  EXPECT_NE(p.stderr_text.find(flag), std::string::npos) << p.stderr_text;
+  EXPECT_LT(p.stderr_text.size(), 600u) << "a refusal is one short line: " << p.stderr_text;
+}
+
+TEST(GemmAllScatterCli, DefaultsAreIrissAndTheProgramsVariant) {
+  const Parsed p = parse_args({});
+  ASSERT_EQ(p.code, -1) << p.stderr_text;
+  EXPECT_EQ(p.cl.shape.m, 8192);
+  EXPECT_EQ(p.cl.shape.n, 4608);
+  EXPECT_EQ(p.cl.shape.k, 36864);
+  EXPECT_EQ(p.cl.shape.dtype, gemm::DType::bf16);
+  EXPECT_EQ(p.cl.op.gsize_m, 8);
+  EXPECT_TRUE(p.cl.validate && p.cl.benchmark);  // neither -v nor -b: both
+  EXPECT_TRUE(p.cl.baselines);
+  EXPECT_FALSE(p.cl.op.config.has_value());
+  ASSERT_EQ(p.cl.variants.size(), 1u);
+  EXPECT_EQ(p.cl.variants[0], ops::ScatterVariant::wg_specialization);
+}
+
+TEST(GemmAllScatterCli, VariantListsExpandAndDropDuplicates) {
+  const Parsed p = parse_args({"--variant", "all,auto,tma_push", "--no_baselines"});
+  ASSERT_EQ(p.code, -1) << p.stderr_text;
+  EXPECT_EQ(p.cl.variants.size(), std::size(ops::kScatterVariants) + 1);
+  EXPECT_EQ(p.cl.variants.back(), std::nullopt);  // auto
+  EXPECT_FALSE(p.cl.baselines);
+  expect_refused({"--variant", "wg_specialisation"}, "--variant");
+  expect_refused({"--variant", "tma_push,"}, "--variant");
+}
+
+TEST(GemmAllScatterCli, TileFlagsNameOneBuiltConfiguration) {
+  const Parsed p = parse_args({"--BLK_M", "256", "--BLK_N", "64", "--num_stages", "2"});
+  ASSERT_EQ(p.code, -1) << p.stderr_text;
+  ASSERT_TRUE(p.cl.op.config.has_value());
+  EXPECT_EQ(*p.cl.op.config, (gemm::KernelConfig{256, 64, 64, 2, 1}));
+  expect_refused({"--BLK_M", "64"}, "--BLK_M 64");                  // not built
+  expect_refused({"--BLK_M", "128", "--BLK_N", "128"}, "--num_stages");  // ambiguous
+}
+
+TEST(GemmAllScatterCli, NumbersOutOfRangeNameTheFlagWithoutHugeBounds) {
+  expect_refused({"-m", "0"}, "-m 0");
+  expect_refused({"-k", "99999999999"}, "-k 99999999999");
+  expect_refused({"--gsize_m", "0"}, "--gsize_m 0");
+  expect_refused({"--n_repeat", "0"}, "--n_repeat 0");
+  expect_refused({"--gemm_sms", "-1"}, "--gemm_sms -1");
+}
+
+TEST(GemmAllScatterCli, WorldChecksRunBeforeTheLaunchWhenRanksAreGiven) {
+  expect_refused({"-r", "2", "-n", "4600"}, "-n 4600");  // shard of 2300 columns
+  expect_refused({"-r", "3", "-n", "4000"}, "-n 4000");  // not divisible by 3
+  expect_refused({"-r", "2", "--loopback_peers", "1"}, "--loopback_peers");
+  expect_refused({"-r", "2", "--gemm_sms", "132"}, "gemm_sms");  // no copy blocks left
+  EXPECT_EQ(parse_args({"-r", "3"}).code, -1);                   // 4608 / 3 = 1536 columns
+  EXPECT_EQ(parse_args({"-r", "1", "--loopback_peers", "1"}).code, -1);
+}
+
+TEST(GemmAllScatterCli, AnUnwritableResultsFileIsRefusedFirst) {
+  expect_refused({"-o", "/nonexistent-dir/results.json"}, "/nonexistent-dir");
+}
+
+TEST(GemmAllScatterCli, HeapHoldsTheOperandsAndOneContendersCopies) {
+  CommandLine cl;
+  const std::uint64_t c = 8192ull * 4608 * 2;
+  const std::uint64_t operands = 8192ull * 36864 * 2 + 36864ull * 2304 * 2 + c;
+  EXPECT_GE(heap_bytes_needed(cl, 2), operands + c);  // C plus the baselines' tuning C
+  cl.op.loopback_peers = 3;
+  EXPECT_GE(heap_bytes_needed(cl, 1), operands + 3 * c);
+}
+
+}  // namespace
+}  // namespace symm::examples::gemm_all_scatter

@@ -1,0 +1,168 @@
+#include "all_scatter_ranks.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "symm/gemm/gemm.hpp"
+#include "symm/host/cuda_check.hpp"
+#include "symm/host/tensor.hpp"
+
+namespace symm::test {
+namespace {
+
+// One input set: A and every rank's B shard (every rank makes them all, from the same
+// seeds, so each can compute every shard's reference), and the reference C.
+struct InputSet {
+  void* a = nullptr;
+  std::vector<void*> b;  // by rank
+  void* reference = nullptr;
+};
+
+template <class T>
+InputSet make_inputs(Runtime& rt, const ops::AllScatterShape& s, std::uint64_t seed, cudaStream_t stream) {
+  const std::int64_t n_shard = s.n / rt.world();
+  InputSet in;
+  in.a = randn<T>(rt.heap(), {s.m, s.k}, seed, stream).data;
+  for (int r = 0; r < rt.world(); ++r)
+    in.b.push_back(randn<T>(rt.heap(), {s.k, n_shard}, seed + 1 + r, stream).data);
+  in.reference = empty<T>(rt.heap(), {s.m, s.n}, stream).data;
+  return in;
+}
+
+InputSet make_inputs(Runtime& rt, const ops::AllScatterShape& s, std::uint64_t seed, cudaStream_t stream) {
+  return s.dtype == gemm::DType::fp16 ? make_inputs<fp16>(rt, s, seed, stream)
+                                      : make_inputs<bf16>(rt, s, seed, stream);
+}
+
+// Our GEMM alone, with the op's plan, on every shard: what C must hold bit for bit.
+void compute_reference(const ops::AllScatterShape& s, const gemm::Plan& plan, InputSet& in, int world,
+                       cudaStream_t stream) {
+  const std::int64_t n_shard = s.n / world;
+  const int bytes = gemm::dtype_bytes(s.dtype);
+  gemm::Gemm gemm(gemm::GemmOptions{});
+  for (int r = 0; r < world; ++r) {
+    const gemm::GemmProblem p{s.m, n_shard, s.k, in.a, s.k, in.b[r],
+                              s.b_layout == gemm::BLayout::kn ? n_shard : s.k, s.b_layout,
+                              static_cast<char*>(in.reference) + r * n_shard * bytes, s.n, s.dtype, s.dtype};
+    gemm.run(p, plan, stream);
+  }
+}
+
+std::vector<std::uint8_t> to_host(const void* device, std::size_t bytes) {
+  std::vector<std::uint8_t> host(bytes);
+  SYMM_CUDA_CHECK(cudaMemcpy(host.data(), device, bytes, cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Elements of `c` that differ from `reference` in any bit (NaN poison included).
+std::size_t wrong_elements(const std::vector<std::uint8_t>& c, const std::vector<std::uint8_t>& reference) {
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < c.size(); i += 2) wrong += std::memcmp(&c[i], &reference[i], 2) != 0;
+  return wrong;
+}
+
+}  // namespace
+
+int all_scatter_matches_gemm_alone(Runtime& rt, const ScatterCase& c) {
+  Failures failures("gemm_all_scatter");
+  cudaStream_t stream = nullptr;
+  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  {
+    HeapScope scope(rt.heap());
+    const ops::AllScatterShape& s = c.shape;
+    const std::size_t c_bytes = std::size_t(s.m) * s.n * gemm::dtype_bytes(s.dtype);
+    std::array<InputSet, 2> sets{make_inputs(rt, s, 11, stream), make_inputs(rt, s, 23, stream)};
+    void* out = empty<bf16>(rt.heap(), {s.m, s.n}, stream).data;  // bf16 and fp16: 2 bytes
+    ops::GemmAllScatter op(rt, s, c.options);
+    const int me = rt.rank();
+    std::array<cudaGraphExec_t, 2> graphs{};
+    for (int i = 0; i < 2 && c.graph; ++i) {
+      cudaGraph_t graph = nullptr;
+      SYMM_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+      op.run(sets[i].a, sets[i].b[me], out, stream);
+      SYMM_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+      SYMM_CUDA_CHECK(cudaGraphInstantiate(&graphs[i], graph, 0));
+      SYMM_CUDA_CHECK(cudaGraphDestroy(graph));
+    }
+    for (int it = 0; it < c.iterations; ++it) {
+      InputSet& in = sets[it % 2];
+      std::vector<void*> copies{out};
+      for (void* l : op.loopback_buffers()) copies.push_back(l);
+      for (void* copy : copies) symm::detail::memset_on_device(copy, 0xFF, c_bytes, stream);
+      rt.barrier(stream);  // no rank pushes into a C before its owner poisoned it
+      if (c.graph)
+        SYMM_CUDA_CHECK(cudaGraphLaunch(graphs[it % 2], stream));
+      else
+        op.run(in.a, in.b[me], out, stream);
+      if (it < 2) compute_reference(s, op.plan().gemm, in, rt.world(), stream);  // after run: bulk plans there
+      try {
+        rt.barrier(stream);
+      } catch (const Error&) {
+        if (auto report = op.failure_report(); !report.empty()) std::fprintf(stderr, "%s\n", report.c_str());
+        throw;
+      }
+      const auto reference = to_host(in.reference, c_bytes);
+      for (std::size_t i = 0; i < copies.size(); ++i) {
+        const std::size_t wrong = wrong_elements(to_host(copies[i], c_bytes), reference);
+        failures.check(wrong == 0, fmt::format("{} iteration {} rank {} copy {}: {} of {} elements differ "
+                                               "from our GEMM alone",
+                                               ops::to_string(op.plan().variant), it, me, i, wrong,
+                                               c_bytes / 2));
+      }
+      if (failures.count() > 0) break;
+    }
+    for (cudaGraphExec_t g : graphs)
+      if (g) SYMM_CUDA_CHECK(cudaGraphExecDestroy(g));
+    rt.barrier(stream);
+  }
+  SYMM_CUDA_CHECK(cudaStreamDestroy(stream));
+  return failures.exit_code();
+}
+
+int comm_wait_times_out(Runtime& rt) {
+  cudaStream_t stream = nullptr;
+  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  // A first tile of 2 x 128 x 256 x 2^19 flops: milliseconds on one SM, over the budget.
+  const ops::AllScatterShape s{256, 256, std::int64_t{1} << 19, gemm::DType::bf16, gemm::BLayout::kn};
+  auto a = randn<bf16>(rt.heap(), {s.m, s.k}, 1, stream);
+  auto b = randn<bf16>(rt.heap(), {s.k, s.n}, 2, stream);
+  auto c = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
+  ops::GemmAllScatterOptions o;
+  o.variant = ops::ScatterVariant::wg_specialization;
+  o.config = gemm::KernelConfig{128, 256, 64, 4};
+  o.gemm_sms = 1;  // block 0 computes the tiles, block 1 waits for them
+  o.num_sms = 2;
+  o.loopback_peers = 1;
+  ops::GemmAllScatter op(rt, s, o);
+  try {
+    op.run(a.data, b.data, c.data, stream);
+    SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  } catch (const Error& e) {
+    std::printf("run failed: %s\n%s\n", e.what(), op.failure_report().c_str());
+    std::fflush(stdout);
+    return 3;
+  }
+  return 0;
+}
+
+int peer_never_arrives(Runtime& rt) {
+  cudaStream_t stream = nullptr;
+  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const ops::AllScatterShape s{256, 512, 256, gemm::DType::bf16, gemm::BLayout::kn};
+  auto a = randn<bf16>(rt.heap(), {s.m, s.k}, 1, stream);
+  auto b = randn<bf16>(rt.heap(), {s.k, s.n / rt.world()}, 2, stream);
+  auto c = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
+  ops::GemmAllScatter op(rt, s, {});
+  if (rt.rank() == 0) {
+    op.run(a.data, b.data, c.data, stream);
+    SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));  // throws once the barrier traps
+    return 0;
+  }
+  rt.team().barrier();  // rank 1 never runs the op; this ends when rank 0 is gone
+  return 0;
+}
+
+}  // namespace symm::test

@@ -1,0 +1,28 @@
+#pragma once
+// Rank bodies of the GEMM + all-scatter tests (all_scatter_ranks.cc).
+#include "harness.hpp"
+#include "symm/ops/gemm_all_scatter.hpp"
+
+namespace symm::test {
+
+struct ScatterCase {
+  ops::AllScatterShape shape;
+  ops::GemmAllScatterOptions options;
+  int iterations = 1;   // runs, each validated; inputs alternate between two sets
+  bool graph = false;   // replay a captured CUDA graph per input set instead of run()
+};
+
+// Every rank runs the case and checks after every run that its whole C holds, bit for
+// bit, what our GEMM alone computes for each rank's shard (and so does every loopback
+// buffer). C is poisoned (NaN) before every run. Returns 0 when every check passed.
+int all_scatter_matches_gemm_alone(Runtime& rt, const ScatterCase& c);
+
+// A wait out of budget: one rank with a loopback peer and a GEMM whose first tile takes
+// longer than SYMM_WAIT_TIMEOUT_MS; the comm blocks time out. Prints the failure report
+// (if any) and returns 3 when the run failed as it should, 0 if it did not fail.
+int comm_wait_times_out(Runtime& rt);
+
+// Rank 1 never joins the run: rank 0's stream barrier times out (and traps).
+int peer_never_arrives(Runtime& rt);
+
+}  // namespace symm::test

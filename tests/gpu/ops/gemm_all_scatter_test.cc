@@ -1,0 +1,135 @@
+// GEMM + all-scatter on ranks sharing one GPU (they take turns: correctness only).
+#include <cstdlib>
+#include <string>
+
+#include "all_scatter_ranks.hpp"
+
+namespace symm::test {
+namespace {
+
+using ops::ScatterVariant;
+
+// Ragged on purpose: M, the shard width and K are not multiples of any tile.
+ops::AllScatterShape ragged(int world, gemm::DType dtype = gemm::DType::bf16,
+                            gemm::BLayout layout = gemm::BLayout::kn) {
+  return ops::AllScatterShape{300, 264 * std::int64_t(world), 520, dtype, layout};
+}
+
+ScatterCase variant_case(ScatterVariant v, int world, int iterations = 2, bool graph = false) {
+  ScatterCase c;
+  c.shape = ragged(world);
+  c.options.variant = v;
+  c.iterations = iterations;
+  c.graph = graph;
+  return c;
+}
+
+class EveryVariant : public ::testing::TestWithParam<ScatterVariant> {};
+
+TEST_P(EveryVariant, EveryRankHoldsEveryShardBitExactOnTwoRanks) {
+  SYMM_REQUIRE_GPUS(1);
+  EXPECT_EQ(run_on_ranks(2, [](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, variant_case(GetParam(), 2)); }), 0);
+}
+
+TEST_P(EveryVariant, EveryRankHoldsEveryShardBitExactOnThreeRanksFp16NxK) {
+  SYMM_REQUIRE_GPUS(1);
+  ScatterCase c = variant_case(GetParam(), 3);
+  c.shape = ragged(3, gemm::DType::fp16, gemm::BLayout::nk);
+  EXPECT_EQ(run_on_ranks(3, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }), 0);
+}
+
+// Stale flags: 200 runs back to back, validated after every one; inputs alternate so a
+// tile left from the run before cannot pass.
+TEST_P(EveryVariant, TwoHundredRunsNeverReadAStaleFlag) {
+  SYMM_REQUIRE_GPUS(1);
+  EXPECT_EQ(run_on_ranks(2, [](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, variant_case(GetParam(), 2, 200)); }), 0);
+}
+
+// The same through CUDA graphs captured once: the epochs advance in device memory.
+TEST_P(EveryVariant, TwoHundredGraphReplaysNeverReadAStaleFlag) {
+  SYMM_REQUIRE_GPUS(1);
+  EXPECT_EQ(run_on_ranks(2, [](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, variant_case(GetParam(), 2, 200, true)); }), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(GemmAllScatter, EveryVariant, ::testing::ValuesIn(ops::kScatterVariants),
+                         [](const auto& info) { return std::string(ops::to_string(info.param)); });
+
+class EveryWorld : public ::testing::TestWithParam<int> {};
+
+TEST_P(EveryWorld, DefaultPlanAndWgSpecializationScatterOnOneGpu) {
+  SYMM_REQUIRE_GPUS(1);
+  const int world = GetParam();
+  for (auto v : {std::optional<ScatterVariant>{}, std::optional{ScatterVariant::wg_specialization}}) {
+    ScatterCase c;
+    c.shape = ragged(world);
+    c.options.variant = v;
+    EXPECT_EQ(run_on_ranks(world, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }), 0)
+        << (v ? ops::to_string(*v) : "default plan");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(GemmAllScatter, EveryWorld, ::testing::Values(1, 2, 4, 8));
+
+// Random block counts, group sizes and tile shapes: the tile order the comm blocks walk
+// must match the GEMM blocks' whatever the schedule.
+TEST(GemmAllScatter, RandomSchedulesStillDeliverEveryTile) {
+  SYMM_REQUIRE_GPUS(1);
+  const gemm::KernelConfig configs[] = {{128, 128, 64, 2}, {256, 64, 64, 3}, {128, 256, 64, 4}, {256, 128, 64, 4}};
+  std::srand(20261201);
+  for (int i = 0; i < 6; ++i) {
+    ScatterCase c = variant_case(i % 2 ? ScatterVariant::wg_specialization : ScatterVariant::producer_consumer, 2);
+    c.options.config = configs[std::rand() % 4];
+    c.options.gsize_m = 1 + std::rand() % 8;
+    c.options.gemm_sms = 1 + std::rand() % 16;
+    c.options.num_sms = c.options.gemm_sms + 1 + std::rand() % 8;
+    c.options.comm_sms = 1 + std::rand() % 8;
+    EXPECT_EQ(run_on_ranks(2, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }), 0)
+        << gemm::to_string(*c.options.config) << " gsize_m " << c.options.gsize_m << " gemm_sms "
+        << c.options.gemm_sms << " num_sms " << c.options.num_sms << " comm_sms " << c.options.comm_sms;
+  }
+}
+
+// The one-GPU proxy of the push path: a loopback buffer receives every tile too.
+TEST(GemmAllScatter, LoopbackPeersReceiveEveryTile) {
+  SYMM_REQUIRE_GPUS(1);
+  for (ScatterVariant v : ops::kScatterVariants) {
+    ScatterCase c = variant_case(v, 1);
+    c.options.loopback_peers = 2;
+    EXPECT_EQ(run_on_ranks(1, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }), 0)
+        << ops::to_string(v);
+  }
+}
+
+// Sets an environment variable for the ranks of one test (they inherit it).
+struct ScopedEnv {
+  std::string name;
+  ScopedEnv(const char* n, const char* value) : name(n) { ::setenv(n, value, 1); }
+  ~ScopedEnv() { ::unsetenv(name.c_str()); }
+};
+
+TEST(GemmAllScatterFailures, ACommWaitOutOfBudgetEndsTheRunWithItsDiagnostic) {
+  SYMM_REQUIRE_GPUS(1);
+  ScopedEnv budget("SYMM_WAIT_TIMEOUT_MS", "1");
+  const CapturedRun run = run_on_ranks_captured(1, comm_wait_times_out, std::size_t{1} << 30);
+  ASSERT_EQ(run.exit_code, 3) << run.output[0];
+  const std::string& out = run.output[0];
+  EXPECT_NE(out.find("timed out waiting for tile"), std::string::npos) << out;
+  EXPECT_NE(out.find("expected >= 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("rank 0 block 1"), std::string::npos) << out;  // block 0 computes, block 1 pushes
+  // The wait ended near its 1 ms budget, far below the 10 s default.
+  const auto after = out.find(" after ");
+  ASSERT_NE(after, std::string::npos) << out;
+  EXPECT_LT(std::stoi(out.substr(after + 7)), 50) << out;
+}
+
+TEST(GemmAllScatterFailures, APeerThatNeverArrivesEndsEveryRankWithinTheBudget) {
+  SYMM_REQUIRE_GPUS(1);
+  ScopedEnv budget("SYMM_WAIT_TIMEOUT_MS", "300");
+  const CapturedRun run = run_on_ranks_captured(2, peer_never_arrives);
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.output[0].find("wait timed out after"), std::string::npos) << run.output[0];
+  EXPECT_LT(run.seconds, 60.0) << "the default 10 s budget would also end within 60 s; 300 ms must";
+}
+
+}  // namespace
+}  // namespace symm::test
