@@ -2,8 +2,9 @@
 # GEMM + all-scatter on a GPU machine in one go (device time is scarce): release build,
 # the gpu-tier tests of the op and its baselines, the figures, and the main job.
 #
-#   SYMM_GIT_COMMIT=<commit[-dirty]> scripts/gpu-all-scatter-check.sh [proxy|two-gpu]
+#   SYMM_GIT_COMMIT=<commit[-dirty]> scripts/gpu-all-scatter-check.sh [proxy|two-gpu] [figures]
 #
+# With `figures`, only the figures (build/release already built, e.g. by gpu-check.sh).
 # proxy (one GPU): one rank with --loopback_peers 1 and N halved, so each shape does the
 #   per-rank work of two ranks and pushes the same bytes, into a second C on the same GPU:
 #   the push path's cost on the SMs against our GEMM alone, in the same run (a proxy: no
@@ -12,6 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-proxy}
+only=${2:-all}
 mkdir -p "${OUT:=out/all-scatter}"
 OUT=$(cd "$OUT" && pwd)
 export SYMM_RESULTS_DIR=$OUT
@@ -27,11 +29,13 @@ step() {  # step NAME COMMAND...: output to $OUT/NAME.log, tail printed on failu
 }
 
 nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
+if [ "$only" != figures ]; then
 step configure cmake --preset release || exit 1
 step build cmake --build --preset release -j "$(nproc)" --target symm_gemm_all_scatter_test \
   symm_baselines_test symm_example_10_gemm_all_scatter_wg_specialization symm-bench || exit 1
 step tests ctest --test-dir build/release -L gpu -R "GemmAllScatter|AllScatterBaselines" \
   --output-on-failure --timeout 300
+fi
 program=build/release/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization
 shapes=("4096 4608 36864" "8192 4608 36864" "16384 4608 36864" "8192 9216 36864" "8192 4608 18432"
         "16384 16384 16384")
@@ -51,7 +55,9 @@ for dtype in bf16 fp16; do
   done
   [ "$mode" = proxy ] && [ "$dtype" = bf16 ] && [ -n "${SYMM_QUICK:-}" ] && break
 done
-step main-job timeout 300 scripts/main-job.sh build/release
-tail -n 20 "$OUT/main-job.log"
+if [ "$only" != figures ]; then
+  step main-job timeout 300 scripts/main-job.sh build/release
+  tail -n 20 "$OUT/main-job.log"
+fi
 if [ ${#failures[@]} -eq 0 ]; then echo "gpu-all-scatter-check: every step passed"; else
   echo "gpu-all-scatter-check: FAILED: ${failures[*]}"; exit 1; fi

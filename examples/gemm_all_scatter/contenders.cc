@@ -5,6 +5,7 @@
 #include <string>
 
 #include "symm/baselines/all_scatter_baselines.hpp"
+#include "symm/common/error.hpp"
 #include "symm/gemm/gemm.hpp"
 #include "symm/host/heap.hpp"
 
@@ -93,6 +94,18 @@ std::vector<Row> measure_baselines(Measurement& m) {
     }
   }
   return rows;
+}
+
+void merge_round(std::vector<Row>& rows, std::vector<Row> round) {
+  if (rows.empty()) {
+    rows = std::move(round);
+    return;
+  }
+  if (round.size() != rows.size())
+    throw Error("gemm_all_scatter: a timing round measured other contenders than the first");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].time && round[i].time) rows[i].time = combine(*rows[i].time, *round[i].time);
+  }
 }
 
 }  // namespace symm::examples::gemm_all_scatter

@@ -19,4 +19,8 @@ Row measure_gemm_alone(Measurement& m);
 // One row per baseline: measured, or skipped with the reason.
 std::vector<Row> measure_baselines(Measurement& m);
 
+// Adds a round's rows to `rows` (the first round's become them): timings of the same
+// contender are combined; the first round's validation and plan stand.
+void merge_round(std::vector<Row>& rows, std::vector<Row> round);
+
 }  // namespace symm::examples::gemm_all_scatter

@@ -23,6 +23,17 @@ using RunFn = std::function<void()>;
 // After a failed synchronisation: what the device left to say (empty: nothing).
 using FailureReportFn = std::function<std::string()>;
 
+// Rounds the timed iterations of every contender are split into (see driver.cc).
+inline constexpr int kTimingRounds = 5;
+
+// Round `round`'s share of `counts`: n_repeat split as evenly as possible, warm-up
+// likewise (at least one per round: each round starts its contender afresh).
+BenchOptions round_share(const BenchOptions& counts, int round, int rounds);
+
+// Two timings of one contender as one: every rank's samples concatenated, the figures
+// and the headline (slowest rank's median) recomputed from them.
+CrossRankSummary combine(const CrossRankSummary& a, const CrossRankSummary& b);
+
 class Measurement {
  public:
   // `reference` is null without --validate.
