@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <thread>
 
 #include <fmt/format.h>
@@ -121,12 +124,38 @@ TEST(Join, Slurm) {
   expect_collectives_ok(job, 4, 13, fmt::format("Slurm (job {}.0)", jobid));
 }
 
+// The pid files a process's ranks wrote into dir: rank number -> pid.
+std::map<int, pid_t> pid_files_in(const std::string& dir) {
+  std::map<int, pid_t> pids;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    int rank = -1;
+    pid_t pid = 0;
+    std::ifstream file(entry.path());
+    if (std::sscanf(entry.path().filename().c_str(), "rank%d.pid", &rank) == 1 && file >> pid) pids[rank] = pid;
+  }
+  return pids;
+}
+
 TEST(Join, AcceptsARankCountEqualToTheLaunchers) {
   // The Iris case: the program's own default (-r 2) under torchrun with 2 processes.
+  // Each process must be its rank itself: had each spawned its own 2 ranks (the hang of
+  // Iris example 10), both would still exit 0, but with 2 x 2 rank processes.
+  const int world = 2;
+  const std::string port = unique_port();
+  std::vector<std::unique_ptr<TempDir>> pid_dirs;
   Job job;
-  start_ranks(job, torchrun(2, unique_port()), ranks_upto(2), {"-r", "2", "--tag", "14"});
+  for (int r = 0; r < world; ++r) {
+    pid_dirs.push_back(std::make_unique<TempDir>());
+    start_ranks(job, torchrun(world, port), {r}, {"-r", "2", "--tag", "14", "--pid_dir", pid_dirs[r]->path()});
+  }
   ASSERT_TRUE(wait_job(job));
-  for (auto& p : job) EXPECT_EQ(p->exit_code(), 0) << p->output();
+  expect_collectives_ok(job, world, 14,
+                        fmt::format("torchrun (job run {}, master 127.0.0.1:{}, restart 0)", kRunId, port));
+  for (int r = 0; r < world; ++r) {
+    const std::map<int, pid_t> one_rank_in_this_process{{r, job[r]->pid()}};
+    EXPECT_EQ(pid_files_in(pid_dirs[r]->path()), one_rank_in_this_process) << job[r]->output();
+    EXPECT_EQ(count_occurrences(job[r]->output(), "collectives ok"), 1) << job[r]->output();
+  }
 }
 
 // A main function returning 256 would exit with status 0 (8 bits): it exits with 1.

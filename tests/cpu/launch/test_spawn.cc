@@ -160,6 +160,25 @@ TEST(Supervisor, TimeLimitFromTheEnvironmentNamesTheLastRank) {
       << seen.output;
 }
 
+// The command line wins over the environment, and --rank_timeout 0 (no limit) is an
+// answer, not an absence: rank 2 stalls 1.5 s, past the variable's 0.5 s.
+TEST(Supervisor, RankTimeoutZeroOverridesTheEnvironmentsLimit) {
+  const auto seen = observe(3, {"--mode", "stall", "--fail_rank", "2", "--stall_ms", "1500", "--rank_timeout", "0"},
+                            {{"SYMM_RANK_TIMEOUT_S", "0.5"}});
+  EXPECT_EQ(seen.exit_code, 0) << seen.output;
+  EXPECT_FALSE(has(seen, "exceeded the time limit")) << seen.output;
+  EXPECT_GE(seen.seconds, 1.4) << "the stalled rank must have been waited for";
+}
+
+TEST(Supervisor, RankTimeoutOverridesALongerLimitFromTheEnvironment) {
+  const auto seen = observe(3, {"--mode", "stall", "--fail_rank", "2", "--stall_ms", "20000", "--rank_timeout", "0.5",
+                                "--kill_grace_ms", "500"},
+                            {{"SYMM_RANK_TIMEOUT_S", "60"}});
+  EXPECT_EQ(seen.exit_code, 124) << seen.output;
+  EXPECT_TRUE(has(seen, "exceeded the time limit of 0.5 s")) << seen.output;
+  EXPECT_LT(seen.seconds, 10);
+}
+
 TEST(Supervisor, RejectsAMalformedTimeLimit) {
   const auto result = run_driver({"-r", "2"}, {{"SYMM_RANK_TIMEOUT_S", "ten"}});
   EXPECT_EQ(result.exit_code, 1) << result.output;

@@ -99,7 +99,9 @@ int all_scatter_matches_gemm_alone(Runtime& rt, const ScatterCase& c) {
         op.run(in.a, in.b[me], out, stream);
       if (it < 2) compute_reference(s, op.plan().gemm, in, rt.world(), stream);  // after run: bulk plans there
       try {
-        rt.barrier(stream);
+        // Only this rank's stream: the op's own barrier must have waited for every peer's
+        // pushes (a host barrier here would hide a barrier that does not wait).
+        SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
       } catch (const Error&) {
         if (auto report = op.failure_report(); !report.empty()) std::fprintf(stderr, "%s\n", report.c_str());
         throw;
