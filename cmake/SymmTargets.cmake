@@ -14,20 +14,24 @@ function(symm_install_tool target)
   set_property(GLOBAL APPEND PROPERTY SYMM_INSTALLED_TOOLS ${target})
 endfunction()
 
+# The exit code of a test binary whose selected tests all skipped (tests/support/gtest_main.cc).
+set(SYMM_TEST_SKIP_EXIT_CODE 77)
+
 # symm_add_test(name LABEL cpu|gpu|multigpu SOURCES ... LIBS ...): a GoogleTest binary
 # registered with CTest. A gpu test that finds no GPU calls GTEST_SKIP(), which CTest
-# reports as skipped (never as passed).
+# reports as skipped (never as passed) through the skip exit code: a case that fails is
+# reported failed whatever it printed.
 function(symm_add_test name)
   cmake_parse_arguments(T "" "LABEL;TIMEOUT" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
-  target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main symm::cuda_flags)
+  target_link_libraries(${name} PRIVATE ${T_LIBS} symm_gtest_main symm::cuda_flags)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
   # One CTest test per test case, so one skipped case never hides the others.
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
     PROPERTIES LABELS ${T_LABEL} TIMEOUT ${T_TIMEOUT}
-               SKIP_REGULAR_EXPRESSION "  SKIPPED ")
+               SKIP_RETURN_CODE ${SYMM_TEST_SKIP_EXIT_CODE})
 endfunction()
 
 # Adds every child folder that has a CMakeLists.txt, so areas can grow independently.

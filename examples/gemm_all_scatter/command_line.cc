@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "sweep_preset.hpp"
 #include "symm/common/error.hpp"
 #include "symm/gemm/plan.hpp"
 #include "symm/host/log.hpp"
@@ -92,7 +94,58 @@ std::string check_bounds(const CommandLine& cl, const TileFlags& tile) {
   return {};
 }
 
-// "all", "auto", a variant, or a comma list of them; duplicates dropped.
+// Fails before any measurement when the results file could not be written: creates and
+// removes a file in its directory, as ResultsWriter writes a temporary file there.
+std::string check_writable(const std::string& path) {
+  if (path.empty()) return {};
+  namespace fs = std::filesystem;
+  const fs::path file(path);
+  std::error_code ec;
+  if (fs::is_directory(file, ec))
+    return fmt::format("-o/--output_file {} is a directory; give a file name", path);
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  std::string probe = (dir / ".gemm_all_scatter_probe_XXXXXX").string();
+  const int fd = mkstemp(probe.data());
+  if (fd < 0)
+    return fmt::format("-o/--output_file {}: cannot create a file in {}: {} (create the directory, "
+                       "or choose another path)",
+                       path, dir.string(), std::strerror(errno));
+  close(fd);
+  unlink(probe.c_str());
+  return {};
+}
+
+// With --preset the preset defines the points: the flags that would too are refused, the
+// preset is read (so that a bad one fails before any rank starts), and -o defaults to
+// sweep-<preset name>.jsonl.
+std::string check_sweep_flags(const std::vector<const CLI::Option*>& point_flags, bool output_given,
+                              CommandLine& cl) {
+  for (const CLI::Option* flag : point_flags) {
+    if (flag->count() > 0)
+      return fmt::format("--preset {} defines the points: drop {} (or edit the preset)", cl.preset,
+                         flag->get_name());
+  }
+  try {
+    const SweepPreset preset = load_preset(cl.preset);
+    const int r = cl.launch.num_ranks;
+    if (r > 0 && std::find(preset.ranks.begin(), preset.ranks.end(), r) == preset.ranks.end())
+      return fmt::format("-r {}: the preset {} runs {} ranks; give one of these, or no -r", r,
+                         cl.preset, fmt::join(preset.ranks, ", "));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  if (!output_given)
+    cl.output_file = "sweep-" + std::filesystem::path(cl.preset).stem().string() + ".jsonl";
+  if (cl.output_file.empty()) return "a sweep appends each point to its results file: give -o FILE";
+  return {};
+}
+
+}  // namespace
+
+std::string requested_name(const RequestedVariant& v) {
+  return v ? std::string(ops::to_string(*v)) : "auto";
+}
+
 std::string parse_variants(const std::string& text, std::vector<RequestedVariant>& out) {
   const auto add = [&](RequestedVariant v) {
     if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
@@ -119,69 +172,48 @@ std::string parse_variants(const std::string& text, std::vector<RequestedVariant
   return {};
 }
 
-// Fails before any measurement when the results file could not be written: creates and
-// removes a file in its directory, as ResultsWriter writes a temporary file there.
-std::string check_writable(const std::string& path) {
-  if (path.empty()) return {};
-  namespace fs = std::filesystem;
-  const fs::path file(path);
-  std::error_code ec;
-  if (fs::is_directory(file, ec))
-    return fmt::format("-o/--output_file {} is a directory; give a file name", path);
-  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  std::string probe = (dir / ".gemm_all_scatter_probe_XXXXXX").string();
-  const int fd = mkstemp(probe.data());
-  if (fd < 0)
-    return fmt::format("-o/--output_file {}: cannot create a file in {}: {} (create the directory, "
-                       "or choose another path)",
-                       path, dir.string(), std::strerror(errno));
-  close(fd);
-  unlink(probe.c_str());
-  return {};
-}
-
-}  // namespace
-
-std::string requested_name(const RequestedVariant& v) {
-  return v ? std::string(ops::to_string(*v)) : "auto";
-}
-
 int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
   CLI::App app{program.summary, program.name};
   add_launch_options(app, cl.launch);
   app.option_defaults()->always_capture_default();  // --help shows the defaults below
-  app.add_option("-m", cl.shape.m, "rows of A and C");
-  app.add_option("-n", cl.shape.n, "columns of C (global; each rank's B shard has n / world)");
-  app.add_option("-k", cl.shape.k, "columns of A, rows of B");
+  std::vector<const CLI::Option*> point_flags;  // what a preset defines instead
+  const auto point_flag = [&](CLI::Option* option) { point_flags.push_back(option); };
+  point_flag(app.add_option("-m", cl.shape.m, "rows of A and C"));
+  point_flag(app.add_option("-n", cl.shape.n, "columns of C (global; each rank's B shard has n / world)"));
+  point_flag(app.add_option("-k", cl.shape.k, "columns of A, rows of B"));
   TileFlags tile;
-  app.add_option("--BLK_M", tile.blk_m, "tile rows (default: the plan's)");
-  app.add_option("--BLK_N", tile.blk_n, "tile columns (default: the plan's)");
-  app.add_option("--BLK_K", tile.blk_k, "tile depth (default: the plan's)");
-  app.add_option("--num_stages", tile.stages, "pipeline stages (default: the plan's)");
-  app.add_option("--gsize_m", cl.op.gsize_m, "tile rows per group of the grouped tile order");
+  point_flag(app.add_option("--BLK_M", tile.blk_m, "tile rows (default: the plan's)"));
+  point_flag(app.add_option("--BLK_N", tile.blk_n, "tile columns (default: the plan's)"));
+  point_flag(app.add_option("--BLK_K", tile.blk_k, "tile depth (default: the plan's)"));
+  point_flag(app.add_option("--num_stages", tile.stages, "pipeline stages (default: the plan's)"));
+  point_flag(app.add_option("--gsize_m", cl.op.gsize_m, "tile rows per group of the grouped tile order"));
   app.add_option("--gemm_sms", cl.op.gemm_sms, "blocks computing tiles (0: the variant's default)");
   app.add_option("--num_sms", cl.op.num_sms, "wg_specialization: blocks of the grid (0: every SM)");
   app.add_option("--comm_sms", cl.op.comm_sms, "producer_consumer: scatter blocks (0: default)");
   std::string datatype = "bf16", b_layout = "kn";
-  app.add_option("--datatype", datatype, "A, B and C element type")
-      ->check(CLI::IsMember({"bf16", "fp16"}));
-  app.add_option("--b_layout", b_layout, "B shard as K x N/world (kn) or N/world x K (nk)")
-      ->check(CLI::IsMember({"kn", "nk"}));
+  point_flag(app.add_option("--datatype", datatype, "A, B and C element type")
+                 ->check(CLI::IsMember({"bf16", "fp16"})));
+  point_flag(app.add_option("--b_layout", b_layout, "B shard as K x N/world (kn) or N/world x K (nk)")
+                 ->check(CLI::IsMember({"kn", "nk"})));
   add_bytes_option(app, "--heap_size", cl.heap_size,
                    "symmetric heap per rank (default: SYMM_HEAP_SIZE, else what the shapes need)");
-  app.add_flag("-v,--validate", cl.validate, "check every rank's C (with neither -v nor -b: both)");
-  app.add_flag("-b,--benchmark", cl.benchmark, "time every variant, gemm_alone and the baselines");
+  point_flag(app.add_flag("-v,--validate", cl.validate, "check every rank's C (with neither -v nor -b: both)"));
+  point_flag(app.add_flag("-b,--benchmark", cl.benchmark, "time every variant, gemm_alone and the baselines"));
   const CLI::Option* warmup = app.add_option("--n_warmup", cl.n_warmup, "untimed iterations");
   const CLI::Option* repeat = app.add_option("--n_repeat", cl.n_repeat, "timed iterations");
   cl.output_file = program.name + ".json";
-  app.add_option("-o,--output_file", cl.output_file, "JSON results (empty: none)");
+  const CLI::Option* output = app.add_option("-o,--output_file", cl.output_file,
+                                             "JSON results (empty: none); a sweep's JSON lines");
   std::string variants(ops::to_string(program.variant));
-  app.add_option("--variant", variants,
-                 "a variant, a comma list, all (every variant) or auto (the plan's choice)");
-  app.add_flag("--baselines,!--no_baselines", cl.baselines,
-               "measure the baselines (cuBLASLt + NCCL, + copy engine, ...) beside the variants");
-  app.add_option("--loopback_peers", cl.op.loopback_peers,
-                 "one rank only: this many C copies on the same GPU stand for peers (push cost)");
+  point_flag(app.add_option("--variant", variants,
+                            "a variant, a comma list, all (every variant) or auto (the plan's choice)"));
+  point_flag(app.add_flag("--baselines,!--no_baselines", cl.baselines,
+                          "measure the baselines (cuBLASLt + NCCL, + copy engine, ...) beside the variants"));
+  point_flag(app.add_option("--loopback_peers", cl.op.loopback_peers,
+                            "one rank only: this many C copies on the same GPU stand for peers (push cost)"));
+  app.add_option("--preset", cl.preset,
+                 "sweep every point of this preset (bench/presets/*.json), one launch per rank count, "
+                 "appending to -o (default sweep-<preset>.jsonl) and resuming from it");
   app.add_option("--seed", cl.seed, "random operands' seed (0: a fresh one, printed)");
   try {
     app.parse(argc, argv);
@@ -194,10 +226,12 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
   cl.shape.b_layout = b_layout == "nk" ? gemm::BLayout::nk : gemm::BLayout::kn;
 
   std::string problem = check_bounds(cl, tile);
+  if (problem.empty() && !cl.preset.empty()) problem = check_sweep_flags(point_flags, output->count() > 0, cl);
   if (problem.empty()) problem = parse_variants(variants, cl.variants);
   if (problem.empty()) problem = resolve_tile(tile, cl.op.config);
-  // The world is known before the launch only from -r; otherwise each rank checks it.
-  if (problem.empty() && cl.launch.num_ranks > 0)
+  // The world is known before the launch only from -r; otherwise each rank checks it. A
+  // sweep's points are checked one by one (sweep_rules.hpp).
+  if (problem.empty() && cl.launch.num_ranks > 0 && cl.preset.empty())
     problem = check_combination(cl, cl.launch.num_ranks, gemm::DeviceLimits{}.sm_count);
   if (problem.empty()) problem = check_writable(cl.output_file);
   if (problem.empty()) return -1;

@@ -17,6 +17,10 @@ namespace symm::examples::gemm_all_scatter {
 using RequestedVariant = std::optional<ops::ScatterVariant>;
 std::string requested_name(const RequestedVariant& v);  // "auto" or the variant's name
 
+// "all", "auto", a variant, or a comma list of them (duplicates dropped) appended to
+// `out`; returns what is wrong, or empty.
+std::string parse_variants(const std::string& text, std::vector<RequestedVariant>& out);
+
 struct CommandLine {
   ops::AllScatterShape shape{8192, 4608, 36864};
   ops::GemmAllScatterOptions op;  // everything but the variant
@@ -29,6 +33,7 @@ struct CommandLine {
   std::uint64_t seed = 0;     // 0: a fresh one, chosen by rank 0
   std::uint64_t heap_size = 0;  // 0: SYMM_HEAP_SIZE, else what the shapes need
   std::string output_file;
+  std::string preset;  // --preset: a sweep (sweep.hpp); the preset then defines the points
   LaunchOptions launch;
 };
 

@@ -95,7 +95,9 @@ bool Measurement::validate(const std::string& what, const RunFn& run, const Fail
   if (passed && rt_.rank() == 0) {
     const Tolerance tol = tolerance(cl_.shape.dtype, cl_.shape.k);
     const std::string checked = rt_.world() == 1 ? "C" : fmt::format("C of all {} ranks", rt_.world());
-    log::info(fmt::format("{}: validation passed ({}{}; rtol 2^{}, atol {:.3g})", what, checked,
+    // A sweep says one line per point (its progress); each contender's pass is a debug line.
+    const auto say = cl_.preset.empty() ? log::info : log::debug;
+    say(fmt::format("{}: validation passed ({}{}; rtol 2^{}, atol {:.3g})", what, checked,
                           extra_outputs.empty() ? "" : " and every loopback copy",
                           std::lround(std::log2(tol.rtol)), tol.atol));
   }

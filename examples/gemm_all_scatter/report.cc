@@ -20,9 +20,12 @@ struct Figures {
   std::string baseline;  // the row `speedup` is taken against
 };
 
-const Row* timed_row(const std::vector<Row>& rows, const std::string& name) {
-  const auto it = std::find_if(rows.begin(), rows.end(),
-                               [&](const Row& r) { return r.name == name && r.time; });
+// The timed row called `name` (of `group`, where given).
+const Row* timed_row(const std::vector<Row>& rows, const std::string& name,
+                     std::optional<int> group = std::nullopt) {
+  const auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
+    return r.name == name && r.time && (!group || r.group == *group);
+  });
   return it == rows.end() ? nullptr : &*it;
 }
 
@@ -42,7 +45,7 @@ Figures figures_of(const Row& row, const std::vector<Row>& rows, const ops::AllS
   f.total_ms = ms;
   f.tflops = 2.0 * double(s.m) * double(s.n) * double(s.k) / (ms * 1e9);
   if (!f.baseline.empty()) f.speedup = timed_row(rows, f.baseline)->time->headline_ms / ms;
-  if (const Row* alone = timed_row(rows, kGemmAlone)) f.vs_gemm_alone = ms / alone->time->headline_ms;
+  if (const Row* alone = timed_row(rows, kGemmAlone, row.group)) f.vs_gemm_alone = ms / alone->time->headline_ms;
   return f;
 }
 
@@ -100,11 +103,9 @@ void print_table(const RunFacts& facts, const std::vector<Row>& rows) {
   std::fflush(stdout);
 }
 
-void write_results(const RunFacts& facts, const std::vector<Row>& rows, const Runtime& rt, int argc,
-                   char** argv) {
-  if (facts.cl.output_file.empty()) return;
+std::vector<json> rows_json(const RunFacts& facts, const std::vector<Row>& rows) {
   const ops::AllScatterShape& s = facts.cl.shape;
-  ResultsWriter results(argc, argv, rt);
+  std::vector<json> out;
   for (const Row& row : rows) {
     const Figures f = figures_of(row, rows, s);
     const auto tile = [&](int gemm::KernelConfig::*field) {
@@ -119,7 +120,7 @@ void write_results(const RunFacts& facts, const std::vector<Row>& rows, const Ru
               {"ranks_share_gpus", facts.ranks_share_gpus},
               {"dtype", gemm::to_string(s.dtype)},
               {"b_layout", gemm::to_string(s.b_layout)},
-              {"variant", row.name},
+              {"variant", row.name.empty() ? json(nullptr) : json(row.name)},
               {"requested", row.requested.empty() ? json(nullptr) : json(row.requested)},
               {"BLK_M", tile(&gemm::KernelConfig::blk_m)},
               {"BLK_N", tile(&gemm::KernelConfig::blk_n)},
@@ -140,8 +141,16 @@ void write_results(const RunFacts& facts, const std::vector<Row>& rows, const Ru
               {"plan", row.detail.empty() ? json(nullptr) : json(row.detail)},
               {"skipped", row.skipped.empty() ? json(nullptr) : json(row.skipped)}};
     if (facts.ranks_share_gpus) j["note"] = "correctness run, not speed";
-    results.add_row(std::move(j));
+    out.push_back(std::move(j));
   }
+  return out;
+}
+
+void write_results(const RunFacts& facts, const std::vector<Row>& rows, const Runtime& rt, int argc,
+                   char** argv) {
+  if (facts.cl.output_file.empty()) return;
+  ResultsWriter results(argc, argv, rt);
+  for (json& row : rows_json(facts, rows)) results.add_row(std::move(row));
   results.write(facts.cl.output_file);
   log::info(fmt::format("{}: results written to {}", facts.program.name, facts.cl.output_file));
 }

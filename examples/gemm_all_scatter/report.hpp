@@ -3,6 +3,7 @@
 // rank 0's terminal and the JSON results file. The table is derived from the same rows
 // as the JSON, never typed separately.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,7 +27,10 @@ struct Row {
   int gemm_sms = 0, comm_sms = 0, gsize_m = 0;  // 0: does not apply
   std::optional<CrossRankSummary> time;  // with --benchmark
   std::optional<bool> valid;             // with --validate (variants and baselines)
-  std::string skipped;                   // a baseline not measured: why
+  std::string skipped;                   // a baseline or sweep configuration not measured: why
+  // The tile configuration's index in its point (point.hpp): a variant's ratio is taken
+  // against the gemm_alone of its group; baselines belong to group 0.
+  int group = 0;
 };
 
 // What every row shares.
@@ -42,7 +46,10 @@ struct RunFacts {
 // Rank 0: the table of timed rows, with the skipped baselines and their reasons.
 void print_table(const RunFacts& facts, const std::vector<Row>& rows);
 
-// Rank 0: every row as JSON (fixed keys, null where a figure does not apply).
+// Every row as JSON (fixed keys, null where a figure does not apply).
+std::vector<nlohmann::json> rows_json(const RunFacts& facts, const std::vector<Row>& rows);
+
+// Rank 0: the rows written as a results file (--output_file).
 void write_results(const RunFacts& facts, const std::vector<Row>& rows, const Runtime& rt,
                    int argc, char** argv);
 

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "limits.hpp"
 #include "symm/common/error.hpp"
 #include "symm/host/unique_fd.hpp"
 
@@ -74,10 +75,8 @@ std::optional<std::chrono::milliseconds> parse_seconds(std::string_view text) {
   char* end = nullptr;
   errno = 0;
   const double seconds = std::strtod(copy.c_str(), &end);
-  // A week is far beyond any rank time limit; larger values are typos.
-  constexpr double kMaxSeconds = 7 * 24 * 3600;
   if (copy.empty() || end != copy.c_str() + copy.size() || errno != 0 ||
-      !std::isfinite(seconds) || seconds < 0 || seconds > kMaxSeconds) {
+      !std::isfinite(seconds) || seconds < 0 || seconds * 1000 > kMaxTimeLimitMs) {
     return std::nullopt;
   }
   return std::chrono::milliseconds(std::llround(seconds * 1000));
@@ -87,9 +86,9 @@ long long env_milliseconds(const EnvLookup& env, std::string_view name, long lon
   auto text = env(name);
   if (!text) return fallback;
   auto value = parse_integer(*text);
-  if (!value || *value < 1) {  // 0 would make every wait time out at once
-    throw Error(fmt::format("{}={} is not a number of milliseconds (expected an integer >= 1)",
-                            name, *text));
+  if (!value || *value < 1 || *value > kMaxTimeLimitMs) {  // 0 would make every wait time out at once
+    throw Error(fmt::format("{}={} is not a number of milliseconds (expected an integer from 1 to {})",
+                            name, *text, kMaxTimeLimitMs));
   }
   return *value;
 }

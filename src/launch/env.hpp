@@ -25,11 +25,12 @@ EnvMap read_process_environ(pid_t pid);
 // Parses a whole decimal integer ("12"; not "12x", "", or out of range).
 std::optional<long long> parse_integer(std::string_view text);
 
-// Parses a non-negative number of seconds, fractions allowed ("30", "0.5", "1e2").
+// Parses a number of seconds from 0 to a week (kMaxTimeLimitMs), fractions allowed
+// ("30", "0.5", "1e2").
 std::optional<std::chrono::milliseconds> parse_seconds(std::string_view text);
 
 // Milliseconds from the variable, or fallback when unset; throws symm::Error naming
-// the variable when it is set to something that is not a non-negative number.
+// the variable when it is set to anything but an integer from 1 to kMaxTimeLimitMs.
 long long env_milliseconds(const EnvLookup& env, std::string_view name, long long fallback);
 
 }  // namespace symm::detail

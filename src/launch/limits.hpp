@@ -11,4 +11,9 @@ inline constexpr int kMaxRanks = 1024;
 // (SYMM_BOOTSTRAP_TIMEOUT_MS overrides it).
 inline constexpr long long kDefaultBootstrapTimeoutMs = 120000;
 
+// Upper bound of every host-side time limit (SYMM_RANK_TIMEOUT_S, --rank_timeout,
+// SYMM_BOOTSTRAP_TIMEOUT_MS): a week is far beyond any job, so larger values are typos,
+// and it keeps now() + limit far inside the clock's range.
+inline constexpr long long kMaxTimeLimitMs = 7LL * 24 * 3600 * 1000;
+
 }  // namespace symm::detail

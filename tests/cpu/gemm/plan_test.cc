@@ -189,6 +189,26 @@ TEST(GemmRules, OptionsOutOfRangeAreRefusedByName) {
   refused([](GemmOptions& o) { o.k_splits = -1; }, "SYMM_GEMM_SPLITS");
   refused([](GemmOptions& o) { o.stream_k = 2; }, "SYMM_GEMM_STREAM_K");
   refused([](GemmOptions& o) { o.cluster_m = 3; }, "SYMM_GEMM_CLUSTER");
+  refused([](GemmOptions& o) { o.stream_k = -2; }, "SYMM_GEMM_STREAM_K");
+  refused([](GemmOptions& o) { o.cluster_m = -1; }, "SYMM_GEMM_CLUSTER");
+}
+
+// Each bound itself is accepted (the refusals above sit just outside them).
+TEST(GemmRules, OptionsAtTheirBoundsAreAccepted) {
+  auto accepted = [](auto set) {
+    GemmOptions o;
+    set(o);
+    EXPECT_EQ(validate(o), "");
+  };
+  accepted([](GemmOptions& o) { o.num_blocks = 0; });
+  accepted([](GemmOptions& o) { o.num_blocks = 1; });
+  accepted([](GemmOptions& o) { o.gsize_m = 1; });
+  accepted([](GemmOptions& o) { o.k_splits = 0; });
+  accepted([](GemmOptions& o) { o.k_splits = 1; });
+  accepted([](GemmOptions& o) { o.stream_k = -1; });
+  accepted([](GemmOptions& o) { o.stream_k = 1; });
+  accepted([](GemmOptions& o) { o.cluster_m = 0; });
+  accepted([](GemmOptions& o) { o.cluster_m = 2; });
 }
 
 TEST(GemmRules, APlanRunsOnlyTheProblemItWasMadeFor) {

@@ -118,6 +118,7 @@ void for_each_variant(const std::function<void(const Case&)>& f) {
 class WgmmaConfigTest : public ::testing::TestWithParam<KernelConfig> {};
 
 TEST_P(WgmmaConfigTest, MatchesCublas) {
+  SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   GemmOptions o;
@@ -137,6 +138,7 @@ INSTANTIATE_TEST_SUITE_P(Built, WgmmaConfigTest, ::testing::ValuesIn(kWgmmaConfi
                          [](const auto& info) { return to_string(info.param); });
 
 TEST(GemmSplitK, UnevenSplitsMatchCublas) {
+  SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   for (int cluster : {1, 2})
@@ -157,6 +159,7 @@ TEST(GemmSplitK, UnevenSplitsMatchCublas) {
 // workers, data-parallel waves first (4 blocks), with and without clusters; three
 // launches on one workspace reset the flags.
 TEST(GemmStreamK, MatchesCublas) {
+  SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   const KernelConfig configs[] = {{128, 192, 64, 4, 2}, {128, 256, 64, 4, 1}, {256, 128, 64, 4, 2}};
@@ -177,6 +180,7 @@ TEST(GemmStreamK, MatchesCublas) {
 }
 
 TEST(GemmSplitK, HeuristicSpreadsSkinnyShard) {
+  SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   // Three launches with one workspace: the counters must reset themselves in between.
@@ -187,6 +191,7 @@ TEST(GemmSplitK, HeuristicSpreadsSkinnyShard) {
 }
 
 TEST(GemmShard, WritesOnlyItsColumnsOfAWiderC) {
+  SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   for (BLayout l : {BLayout::nk, BLayout::kn})
@@ -194,6 +199,7 @@ TEST(GemmShard, WritesOnlyItsColumnsOfAWiderC) {
 }
 
 TEST(GemmFallback, ForcedOnAlignedShapes) {
+  SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(false); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   GemmOptions o;
@@ -213,6 +219,7 @@ TEST(GemmFallback, ForcedOnAlignedShapes) {
 // Split-K in the fallback: uneven splits, ragged shapes, both loaders; three launches on
 // one workspace (the last split of each tile resets its counter).
 TEST(GemmFallback, SplitKMatchesCublas) {
+  SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(false); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   GemmOptions o;
@@ -231,6 +238,7 @@ TEST(GemmFallback, SplitKMatchesCublas) {
 }
 
 TEST(GemmFallback, ChosenForRowsTmaCannotDescribe) {
+  SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(false); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   for (DType in : {DType::bf16, DType::fp16})

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_presence.hpp"
 #include "symm/gemm/types.hpp"
 
 namespace symm::gemm::test {

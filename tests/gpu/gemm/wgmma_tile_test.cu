@@ -42,6 +42,7 @@ __global__ void one_stage_kernel(const __grid_constant__ WgmmaParams p, float* o
 
 template <class Cfg, DType IN, BLayout BL>
 void check_one_stage() {
+  SYMM_REQUIRE_GPUS(1);
   if (auto why = missing_gpu(9, 0); !why.empty() || !is_sm90())
     GTEST_SKIP() << "wgmma needs an sm_90 GPU: " << (why.empty() ? "not sm_90" : why);
   constexpr int M = 128, N = Cfg::BLK_N, K = 64;

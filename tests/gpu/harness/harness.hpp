@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu_presence.hpp"
 #include "symm/host/launch.hpp"
 #include "symm/host/runtime.hpp"
 
@@ -53,12 +54,3 @@ class Failures {
 };
 
 }  // namespace symm::test
-
-// Skips the test, with the reason, when fewer than `n` GPUs are visible.
-#define SYMM_REQUIRE_GPUS(n)                                                             \
-  do {                                                                                   \
-    const int symm_visible_gpus = ::symm::count_visible_gpus();                          \
-    if (symm_visible_gpus < (n)) {                                                       \
-      GTEST_SKIP() << "needs " << (n) << " GPU(s); " << symm_visible_gpus << " visible"; \
-    }                                                                                    \
-  } while (0)

@@ -11,6 +11,7 @@
 #include <functional>
 #include <string>
 
+#include "gpu_presence.hpp"
 #include "symm/common/error.hpp"
 #include "symm/host/launch.hpp"
 
@@ -20,16 +21,6 @@
 #define SYMM_SUITE_JOIN(name, gpus) name##_##gpus##gpu
 #define SYMM_SUITE_EXPAND(name, gpus) SYMM_SUITE_JOIN(name, gpus)
 #define SYMM_SUITE(name) SYMM_SUITE_EXPAND(name, SYMM_TEST_GPUS)
-
-// Skips the test, with the reason, when this machine has fewer GPUs than the tier needs.
-#define SYMM_REQUIRE_GPUS()                                                               \
-  do {                                                                                    \
-    const int visible = ::symm::count_visible_gpus();                                     \
-    if (visible < SYMM_TEST_GPUS) {                                                       \
-      GTEST_SKIP() << "needs " << SYMM_TEST_GPUS << " GPU(s), this machine has " << visible \
-                   << " visible";                                                         \
-    }                                                                                     \
-  } while (0)
 
 namespace symm::testing {
 

@@ -64,17 +64,17 @@ void exchange_and_verify(Team& team, HeapTransport requested) {
 }
 
 TEST(SYMM_SUITE(HeapExchange), TwoRanksOverVmm) {
-  SYMM_REQUIRE_GPUS();
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
   EXPECT_EQ(run_on_ranks(2, [](Team& team) { exchange_and_verify(team, HeapTransport::vmm); }), 0);
 }
 
 TEST(SYMM_SUITE(HeapExchange), TwoRanksOverIpc) {
-  SYMM_REQUIRE_GPUS();
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
   EXPECT_EQ(run_on_ranks(2, [](Team& team) { exchange_and_verify(team, HeapTransport::ipc); }), 0);
 }
 
 TEST(SYMM_SUITE(HeapExchange), TwoRanksOverAuto) {
-  SYMM_REQUIRE_GPUS();
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
   EXPECT_EQ(run_on_ranks(2, [](Team& team) {
               exchange_and_verify(team, HeapTransport::automatic);
             }),
@@ -82,12 +82,12 @@ TEST(SYMM_SUITE(HeapExchange), TwoRanksOverAuto) {
 }
 
 TEST(SYMM_SUITE(HeapExchange), FourRanksOverVmm) {
-  SYMM_REQUIRE_GPUS();
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
   EXPECT_EQ(run_on_ranks(4, [](Team& team) { exchange_and_verify(team, HeapTransport::vmm); }), 0);
 }
 
 TEST(SYMM_SUITE(HeapExchange), FourRanksOverIpc) {
-  SYMM_REQUIRE_GPUS();
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
   EXPECT_EQ(run_on_ranks(4, [](Team& team) { exchange_and_verify(team, HeapTransport::ipc); }), 0);
 }
 

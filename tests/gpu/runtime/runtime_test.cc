@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
+#include <random>
 #include <regex>
 #include <string>
 #include <vector>
@@ -133,19 +135,87 @@ void check_do_bench(Team& team) {
   SYMM_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
+double median(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+// A cycle through `hops` 128-byte lines spread over `words` words, starting and ending
+// at word 0, in an order the hardware cannot prefetch.
+std::vector<std::uint32_t> link_cycle(std::size_t words, int hops) {
+  constexpr std::uint32_t kLineWords = 32;
+  std::vector<std::uint32_t> lines(words / kLineWords - 1);
+  std::iota(lines.begin(), lines.end(), 1u);
+  std::shuffle(lines.begin(), lines.end(), std::mt19937(12345));
+  lines.resize(static_cast<std::size_t>(hops - 1));
+  lines.insert(lines.begin(), 0u);
+  std::vector<std::uint32_t> links(words, 0);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    links[lines[i] * kLineWords] = lines[(i + 1) % lines.size()] * kLineWords;
+  }
+  return links;
+}
+
+// The timer reads a kernel of known length, and the L2 flush has an effect: a chain of
+// loads over 16 MiB (inside any Hopper L2) is slower right after a flush than warm.
+void check_timer_and_flush(Team& team) {
+  Runtime rt = make_runtime(team, 16 * kMiB);
+  cudaStream_t stream = nullptr;
+  SYMM_CUDA_CHECK(cudaStreamCreate(&stream));
+  {
+    CudaBenchDevice device(stream);
+    constexpr double kSpinMs = 20;
+    spin_for(1000, stream);  // loads the module (lazy loading) outside the timed runs
+    for (int i = 0; i < 3; ++i) {
+      const double ms = device.time_ms([&] { spin_for(static_cast<std::uint64_t>(kSpinMs * 1e6), stream); });
+      require(ms >= kSpinMs * 0.99 && ms < kSpinMs + 2,
+              "a 20 ms kernel timed " + std::to_string(ms) + " ms");
+    }
+
+    constexpr int kHops = 4096;
+    const std::vector<std::uint32_t> links = link_cycle(16 * kMiB / 4, kHops);
+    std::uint32_t* device_links = nullptr;
+    SYMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&device_links), links.size() * 4 + 4));
+    std::uint32_t* end = device_links + links.size();
+    SYMM_CUDA_CHECK(cudaMemcpy(device_links, links.data(), links.size() * 4, cudaMemcpyHostToDevice));
+    const auto chase = [&] { chase_links(device_links, kHops, end, stream); };
+    std::vector<double> warm, flushed;
+    for (int round = 0; round < 9; ++round) {
+      chase();  // brings the chain's lines into L2
+      warm.push_back(device.time_ms(chase));
+      device.flush_l2();
+      flushed.push_back(device.time_ms(chase));
+    }
+    std::uint32_t ended_at = 1;
+    SYMM_CUDA_CHECK(cudaMemcpy(&ended_at, end, 4, cudaMemcpyDeviceToHost));
+    SYMM_CUDA_CHECK(cudaFree(device_links));
+    require(ended_at == 0, "the chain went round its cycle");
+    require(median(flushed) > 1.5 * median(warm),
+            "after an L2 flush the chain took " + std::to_string(median(flushed)) + " ms, warm " +
+                std::to_string(median(warm)) + " ms: the flush did not evict it");
+  }
+  SYMM_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
 TEST(SYMM_SUITE(Runtime), DeviceSelectionAndContext) {
-  SYMM_REQUIRE_GPUS();
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
   EXPECT_EQ(run_on_ranks(2, check_device_and_context), 0);
 }
 
 TEST(SYMM_SUITE(Runtime), SymmetricAllocationReleaseAndErrors) {
-  SYMM_REQUIRE_GPUS();
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
   EXPECT_EQ(run_on_ranks(2, check_symmetric_allocation), 0);
 }
 
 TEST(SYMM_SUITE(Runtime), DoBenchWithCudaEventsAndRunInfo) {
-  SYMM_REQUIRE_GPUS();
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
   EXPECT_EQ(run_on_ranks(2, check_do_bench), 0);
+}
+
+// One rank: a rank sharing the GPU would stretch the timed kernels.
+TEST(SYMM_SUITE(Runtime), TimerReadsAKnownDurationAndTheFlushEvictsL2) {
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
+  EXPECT_EQ(run_on_ranks(1, check_timer_and_flush), 0);
 }
 
 }  // namespace

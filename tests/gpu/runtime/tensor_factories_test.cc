@@ -146,7 +146,7 @@ void check_every_dtype(Team& team) {
 }
 
 TEST(SYMM_SUITE(TensorFactories), EveryDTypeOnTwoRanks) {
-  SYMM_REQUIRE_GPUS();
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
   EXPECT_EQ(run_on_ranks(2, check_every_dtype), 0);
 }
 

@@ -1,3 +1,5 @@
+#include <cuda/ptx>
+
 #include "symm/device/context.cuh"
 #include "symm/host/cuda_check.hpp"
 #include "test_kernels.hpp"
@@ -24,7 +26,29 @@ __global__ void copy_context_kernel(device::Context context, std::uint64_t* out)
   for (int r = 0; r < context.world; ++r) out[3 + r] = context.bases[r];
 }
 
+__global__ void spin_kernel(std::uint64_t ns) {
+  const std::uint64_t start = cuda::ptx::get_sreg_globaltimer();
+  while (cuda::ptx::get_sreg_globaltimer() - start < ns) {
+  }
+}
+
+__global__ void chase_kernel(const std::uint32_t* links, int hops, std::uint32_t* end) {
+  std::uint32_t at = 0;
+  for (int hop = 0; hop < hops; ++hop) at = __ldcg(links + at);
+  *end = at;
+}
+
 }  // namespace
+
+void spin_for(std::uint64_t ns, cudaStream_t stream) {
+  spin_kernel<<<1, 1, 0, stream>>>(ns);
+  SYMM_CUDA_CHECK(cudaGetLastError());
+}
+
+void chase_links(const std::uint32_t* links, int hops, std::uint32_t* end, cudaStream_t stream) {
+  chase_kernel<<<1, 1, 0, stream>>>(links, hops, end);
+  SYMM_CUDA_CHECK(cudaGetLastError());
+}
 
 void write_pattern_to_every_peer(const Runtime& runtime, std::uint32_t* slots, std::size_t count,
                                  cudaStream_t stream) {

@@ -33,4 +33,12 @@ void write_pattern_to_every_peer(const Runtime& runtime, std::uint32_t* slots, s
 // 3 + world words): rank, world, heap_size, then bases[0..world).
 void copy_context_on_device(const Runtime& runtime, std::uint64_t* out, cudaStream_t stream);
 
+// A kernel of known duration: one thread spins on the global timer for `ns` nanoseconds.
+void spin_for(std::uint64_t ns, cudaStream_t stream);
+
+// A dependent chain of `hops` loads that bypass L1 (ld.global.cg): each word of `links`
+// reached holds the index of the next word; the index the chain ends at goes to *end.
+// Its time is the L2 or memory latency of every hop, so it shows whether L2 was flushed.
+void chase_links(const std::uint32_t* links, int hops, std::uint32_t* end, cudaStream_t stream);
+
 }  // namespace symm::testing

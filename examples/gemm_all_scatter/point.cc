@@ -1,0 +1,54 @@
+// One problem measured on every rank (point.hpp).
+#include "point.hpp"
+
+#include <algorithm>
+
+#include "contenders.hpp"
+#include "operands.hpp"
+#include "reference.hpp"
+#include "symm/host/heap.hpp"
+
+namespace symm::examples::gemm_all_scatter {
+
+std::vector<Row> measure_point(Runtime& rt, const Point& point, cudaStream_t stream) {
+  const CommandLine& cl = point.cl;
+  HeapScope heap_scope(rt.heap());
+  const Operands operands = make_operands(rt, cl.shape, point.seed, stream);
+  rt.barrier(stream);
+  std::optional<Reference> reference;
+  if (cl.validate) reference.emplace(cl.shape, rt.world(), operands.a, point.seed, stream);
+  // One command line per group (Measurement keeps a reference to it).
+  std::vector<CommandLine> groups(point.groups.size(), cl);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    groups[g].op.config = point.groups[g].config;
+    groups[g].variants = point.groups[g].variants;
+  }
+  // Contenders are timed in interleaved rounds, each taking its share of the iterations,
+  // so a GPU whose clock drifts under sustained load (it does: 0.87 -> 0.98 ms over 30
+  // samples of one contender) does not favour whichever contender runs first.
+  const int rounds = cl.benchmark ? std::min(point.counts.n_repeat, kTimingRounds) : 1;
+  std::vector<Row> rows;
+  for (int round = 0; round < rounds; ++round) {
+    const bool validating = cl.validate && round == 0;
+    const BenchOptions share = round_share(point.counts, round, rounds);
+    std::vector<Row> measured;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      Measurement m(rt, groups[g], operands, validating ? &*reference : nullptr, stream, share);
+      std::vector<Row> group = measure_variants(m);
+      if (cl.benchmark) group.push_back(measure_gemm_alone(m));
+      for (Row& row : group) {
+        row.group = static_cast<int>(g);
+        measured.push_back(std::move(row));
+      }
+    }
+    if (cl.baselines) {
+      // Baselines do not depend on the tile configuration: measured once per round.
+      Measurement m(rt, cl, operands, validating ? &*reference : nullptr, stream, share);
+      for (Row& row : measure_baselines(m)) measured.push_back(std::move(row));
+    }
+    merge_round(rows, std::move(measured));
+  }
+  return rows;
+}
+
+}  // namespace symm::examples::gemm_all_scatter

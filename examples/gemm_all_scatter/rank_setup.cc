@@ -1,0 +1,57 @@
+// What every rank sets up before it measures (rank_setup.hpp).
+#include "rank_setup.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <span>
+#include <vector>
+
+#include "gather.hpp"
+#include "symm/host/cuda_check.hpp"
+
+namespace symm::examples::gemm_all_scatter {
+
+OwnedStream::OwnedStream() {
+  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+}
+OwnedStream::~OwnedStream() { warn_on_cuda_error(cudaStreamDestroy(stream_), "cudaStreamDestroy"); }
+
+RuntimeOptions runtime_options(const CommandLine& cl, std::uint64_t needed_bytes) {
+  RuntimeOptions options = RuntimeOptions::from_env();
+  if (cl.heap_size > 0)
+    options.heap_size = cl.heap_size;
+  else if (std::getenv("SYMM_HEAP_SIZE") == nullptr)
+    options.heap_size = needed_bytes;
+  return options;
+}
+
+BenchOptions run_counts(const CommandLine& cl, bool ranks_share_gpus) {
+  BenchOptions counts;
+  counts.n_warmup = cl.n_warmup;
+  counts.n_repeat = cl.n_repeat;
+  if (ranks_share_gpus && !cl.counts_given) {
+    counts.n_warmup = std::min(counts.n_warmup, 1);
+    counts.n_repeat = std::min(counts.n_repeat, 3);
+  }
+  return counts;
+}
+
+int distinct_gpus(Team& team, int device) {
+  std::vector<int> devices = gather(team, device);
+  std::sort(devices.begin(), devices.end());
+  return static_cast<int>(std::unique(devices.begin(), devices.end()) - devices.begin());
+}
+
+std::uint64_t agreed_seed(Team& team, std::uint64_t given) {
+  std::uint64_t seed = given;
+  if (seed == 0 && team.rank() == 0) {
+    // 53 bits: the seed stays exact in any JSON reader (doubles).
+    const auto now = std::chrono::system_clock::now().time_since_epoch().count();
+    seed = std::max<std::uint64_t>(static_cast<std::uint64_t>(now) & ((std::uint64_t{1} << 53) - 1), 1);
+  }
+  team.broadcast(std::as_writable_bytes(std::span(&seed, 1)), 0);
+  return seed;
+}
+
+}  // namespace symm::examples::gemm_all_scatter

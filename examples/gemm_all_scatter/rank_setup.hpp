@@ -1,0 +1,40 @@
+#pragma once
+// What every rank sets up before it measures, for one program run or a whole sweep: the
+// runtime's heap size, a stream, the GPUs in use, the iteration counts and the seed.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "command_line.hpp"
+#include "symm/host/bench.hpp"
+#include "symm/host/runtime.hpp"
+
+namespace symm::examples::gemm_all_scatter {
+
+class OwnedStream {
+ public:
+  OwnedStream();
+  ~OwnedStream();
+  OwnedStream(const OwnedStream&) = delete;
+  OwnedStream& operator=(const OwnedStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// SYMM_* settings, with the heap of --heap_size, else SYMM_HEAP_SIZE, else `needed_bytes`.
+RuntimeOptions runtime_options(const CommandLine& cl, std::uint64_t needed_bytes);
+
+// The iterations of a run: the command line's, or 1 warm-up and 3 timed iterations when
+// ranks share a GPU (they take turns: a correctness run) and none were given.
+BenchOptions run_counts(const CommandLine& cl, bool ranks_share_gpus);
+
+// Number of distinct GPUs among the ranks (collective).
+int distinct_gpus(Team& team, int device);
+
+// --seed, or a fresh one chosen by rank 0 when it is 0 (collective: every rank needs the
+// same A).
+std::uint64_t agreed_seed(Team& team, std::uint64_t given);
+
+}  // namespace symm::examples::gemm_all_scatter

@@ -1,0 +1,64 @@
+// A sweep's progress line (sweep_progress.hpp).
+#include "sweep_progress.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+namespace symm::examples::gemm_all_scatter {
+
+std::string duration_text(double seconds) {
+  const long s = std::lround(std::max(seconds, 0.0));
+  if (s < 60) return fmt::format("{}s", s);
+  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}h{:02}m", s / 3600, s % 3600 / 60);
+}
+
+std::optional<double> seconds_left(const std::vector<double>& seconds_per_point, int points_left) {
+  if (seconds_per_point.empty()) return std::nullopt;
+  const double mean = std::accumulate(seconds_per_point.begin(), seconds_per_point.end(), 0.0) /
+                      double(seconds_per_point.size());
+  return mean * points_left;
+}
+
+std::string progress_text(int done, int total, std::optional<double> left, int width) {
+  const int filled = total > 0 ? width * done / total : width;
+  return fmt::format("[{}{}] {}/{} points, {} left, {}", std::string(filled, '#'),
+                     std::string(width - filled, '-'), done, total, total - done,
+                     left ? "about " + duration_text(*left) + " to go" : "time left not known yet");
+}
+
+SweepProgress::SweepProgress(int total, int done, std::vector<double> seconds, bool terminal)
+    : total_(total), done_(done), seconds_(std::move(seconds)), terminal_(terminal) {}
+
+void SweepProgress::draw(const std::string& tail) const {
+  const std::string text =
+      progress_text(done_, total_, seconds_left(seconds_, total_ - done_)) + (tail.empty() ? "" : ": " + tail);
+  // A terminal redraws one line (erase, carriage return); elsewhere each line stays.
+  if (terminal_) fmt::print(stderr, "\r\033[K{}", text);
+  else fmt::print(stderr, "sweep: {}\n", text);
+  std::fflush(stderr);
+}
+
+void SweepProgress::begin(const std::string& point) {
+  if (terminal_) draw("measuring " + point);
+}
+
+void SweepProgress::finish(const std::string& point, double seconds, bool measured, const std::string& summary) {
+  ++done_;
+  if (measured) seconds_.push_back(seconds);
+  const std::string what = measured ? fmt::format("{} in {}: {}", point, duration_text(seconds), summary)
+                                    : fmt::format("{}: {}", point, summary);
+  if (terminal_) {
+    // Each point's summary stays on the screen; the bar is redrawn below it.
+    fmt::print(stderr, "\r\033[K{}\n", what);
+    draw("");
+    if (done_ == total_) fmt::print(stderr, "\n");
+  } else {
+    draw(what);
+  }
+}
+
+}  // namespace symm::examples::gemm_all_scatter

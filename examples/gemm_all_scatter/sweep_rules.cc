@@ -1,0 +1,100 @@
+// The skip rules of a sweep (sweep_rules.hpp).
+#include "sweep_rules.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace symm::examples::gemm_all_scatter {
+namespace {
+
+Row skipped_row(const std::string& name, const std::optional<gemm::KernelConfig>& config,
+                std::string reason) {
+  Row row;
+  row.name = name;
+  row.requested = name;
+  row.config = config;
+  row.skipped = std::move(reason);
+  return row;
+}
+
+bool built(const gemm::KernelConfig& c) {
+  return std::find(gemm::kWgmmaConfigs.begin(), gemm::kWgmmaConfigs.end(), c) != gemm::kWgmmaConfigs.end();
+}
+
+}  // namespace
+
+std::string world_skip_reason(int world, int visible_gpus) {
+  if (world <= std::max(visible_gpus, 2)) return {};
+  return fmt::format("{} ranks need {} GPUs and {} {} visible (ranks share a GPU only in the "
+                     "2-rank correctness run)",
+                     world, world, visible_gpus, visible_gpus == 1 ? "is" : "are");
+}
+
+std::string config_skip_reason(const ops::AllScatterShape& shape, int world,
+                               const gemm::KernelConfig& config, int max_smem_per_block) {
+  const std::int64_t shard = shape.n / world;
+  const std::string name = gemm::to_string(config);
+  if (shard < config.blk_n)
+    return fmt::format("{}: each rank's shard has N/world = {} columns, fewer than BLK_N = {}", name,
+                       shard, config.blk_n);
+  if (config.smem_bytes() > max_smem_per_block)
+    return fmt::format("{}: needs {} bytes of shared memory per block, over the GPU's {}", name,
+                       config.smem_bytes(), max_smem_per_block);
+  if (!built(config)) {
+    std::string names;
+    for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs)
+      if (c.cluster_m == 1) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
+    return fmt::format("{}: configuration not built; built: {}", name, names);
+  }
+  return {};
+}
+
+CommandLine point_command_line(const CommandLine& base, const SweepPreset& preset, const SweepPoint& point) {
+  CommandLine cl = base;
+  cl.shape = point.shape;
+  cl.variants = preset.variants;
+  cl.validate = preset.validate;
+  cl.benchmark = true;
+  cl.baselines = preset.baselines;
+  cl.op.gsize_m = preset.gsize_m;
+  cl.op.loopback_peers = point.world == 1 ? preset.loopback_peers : 0;
+  if (!base.counts_given) {
+    cl.n_warmup = preset.n_warmup;
+    cl.n_repeat = preset.n_repeat;
+  }
+  return cl;
+}
+
+PointPlan plan_point(const CommandLine& cl, const std::vector<std::optional<gemm::KernelConfig>>& configs,
+                     int world, int sm_count, int max_smem_per_block) {
+  PointPlan plan;
+  CommandLine shape_only = cl;
+  shape_only.variants.clear();
+  if (std::string why = check_combination(shape_only, world, sm_count); !why.empty()) {
+    plan.skipped.push_back(skipped_row("", std::nullopt, std::move(why)));
+    return plan;
+  }
+  for (const std::optional<gemm::KernelConfig>& config : configs) {
+    if (config) {
+      if (std::string why = config_skip_reason(cl.shape, world, *config, max_smem_per_block); !why.empty()) {
+        plan.skipped.push_back(skipped_row("", config, std::move(why)));
+        continue;
+      }
+    }
+    ContenderGroup group{config, {}};
+    for (const RequestedVariant& v : cl.variants) {
+      CommandLine one = cl;
+      one.op.config = config;
+      one.variants = {v};
+      if (std::string why = check_combination(one, world, sm_count); !why.empty())
+        plan.skipped.push_back(skipped_row(requested_name(v), config, std::move(why)));
+      else
+        group.variants.push_back(v);
+    }
+    if (!group.variants.empty()) plan.groups.push_back(std::move(group));
+  }
+  return plan;
+}
+
+}  // namespace symm::examples::gemm_all_scatter
