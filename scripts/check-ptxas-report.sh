@@ -1,42 +1,104 @@
 #!/usr/bin/env bash
-# Fails when the GEMM kernels spill registers, have their wgmmas serialised by ptxas, or
-# lose their setmaxnreg, or when the PTX lacks wgmma.mma_async.
+# Checks every GEMM and fused-op kernel instance without a GPU: ptxas's per-kernel report
+# (registers, spills, serialised wgmma) from the build log, and the PTX of every WGMMA and
+# fused instance (wgmma.mma_async, setmaxnreg and TMA in every GEMM kernel entry).
 #
 #   cmake --build <build-dir> 2>&1 | tee build.log      # a clean build: ptxas -v output
 #   scripts/check-ptxas-report.sh build.log <build-dir> [--incremental]
 #
-# --incremental (make test): a build that recompiled no kernel has no report to check;
-# the kernels it kept were built with -Xptxas=-Werror, so none of them spills or has its
-# wgmma serialised (a kernel that did would not have been built).
+# A clean build must report every instance file the build dir generated ({wgmma,fallback}_*.cu
+# of kernels/gemm, gemm_all_scatter_*.cu of kernels/ops): an instance missing from the log
+# is a failure. --incremental (make test) checks only the instances the
+# build recompiled; the others were built with -Xptxas=-Werror, so none of them spills
+# or has its wgmma serialised (a kernel that did would not have been built).
 #
-# The ptxas report comes from -Xptxas=-v (kernels/gemm/CMakeLists.txt); the PTX from the
-# symm_gemm_ptx target. SASS (HGMMA) needs cuobjdump on the GPU machine:
+# The report comes from -Xptxas=-v (kernels/gemm and kernels/ops CMakeLists.txt), the PTX
+# from the symm_gemm_ptx and symm_ops_ptx targets. Every kernel's registers and spills go
+# to <build.log>.kernels.tsv. SASS (HGMMA) needs cuobjdump on the GPU machine:
 # scripts/gpu-gemm-check.sh checks it there.
 set -euo pipefail
 usage="usage: $0 BUILD_LOG BUILD_DIR [--incremental]"
 log=${1:?$usage}
 build=${2:?$usage}
-case "${3:-}" in "" | --incremental) ;; *) echo "$usage" >&2; exit 2 ;; esac
+mode=${3:-}
+case "$mode" in "" | --incremental) ;; *) echo "$usage" >&2; exit 2 ;; esac
 fail() { echo "check-ptxas-report: FAIL: $*" >&2; exit 1; }
 
-reports=$(grep -c "ptxas info    : Used" "$log" || true)
-if [ "$reports" -eq 0 ] && [ "${3:-}" = --incremental ]; then
+# Every instance file the build dir generates (a project may build the GEMM alone).
+mapfile -t instances < <(find "$build" -path '*/CMakeFiles' -prune -o -type f \
+  \( -name 'wgmma_*.cu' -o -name 'fallback_*.cu' -o -name 'gemm_all_scatter_*.cu' \) -printf '%f\n' |
+  sed 's/\.cu$//' | sort -u)
+((${#instances[@]})) || fail "no generated kernel instances under $build (configure first)"
+
+# One row per kernel ptxas compiled: instance, arch, registers, spill bytes, kernel. The
+# ninja line that precedes a command's output names its object, hence the instance.
+table=$log.kernels.tsv
+awk '
+  /Building CUDA object .*\.cu\.o$/ { inst = $NF; sub(/.*\//, "", inst); sub(/\.cu\.o$/, "", inst) }
+  /Compiling entry function/ {
+    kernel = $0; sub(/.*function .?/, "", kernel); sub(/.? for .*/, "", kernel)
+    arch = $0; sub(/.* for .?/, "", arch); sub(/.?$/, "", arch); spill = 0
+  }
+  /bytes spill stores/ {
+    stores = $0; sub(/ bytes spill stores.*/, "", stores); sub(/.* /, "", stores)
+    loads = $0; sub(/ bytes spill loads.*/, "", loads); sub(/.* /, "", loads)
+    spill += stores + loads
+  }
+  /Used [0-9]+ registers/ {
+    regs = $0; sub(/.*Used /, "", regs); sub(/ registers.*/, "", regs)
+    print inst "\t" arch "\t" regs "\t" spill "\t" kernel
+  }
+' "$log" | sort -u >"$table"
+
+reported=$(wc -l <"$table")
+if [ "$reported" -eq 0 ] && [ "$mode" = --incremental ]; then
   echo "check-ptxas-report: no kernel recompiled by this build; nothing new to check"
   exit 0
 fi
-[ "$reports" -gt 0 ] || fail "no ptxas -v report in $log (needs a clean build of symm_gemm)"
+[ "$reported" -gt 0 ] || fail "no ptxas -v report in $log (needs a clean build of symm_gemm and symm_ops)"
 
-# Name each offending line with the kernel ptxas was compiling.
-bad=$(awk '
-  /Compiling entry function/ { fn = $0; sub(/.*function .?/, "", fn); sub(/.? for .*/, "", fn) }
-  /bytes spill (stores|loads)/ && !/ 0 bytes spill stores, 0 bytes spill loads/ { print "spills: " fn ": " $0 }
-  /C7510|C7508|C7509|serialized/ { print "wgmma/setmaxnreg: " $0 }
-' "$log")
-[ -z "$bad" ] || fail "$(printf '\n%s' "$bad")"
+# Spills anywhere (the kernel is named in the table), and wgmma serialised by ptxas.
+problems=$(grep -E "bytes spill (stores|loads)" "$log" | grep -v " 0 bytes spill stores, 0 bytes spill loads" |
+  sed 's/^/\nspills: /' || true)
+problems+=$(grep -E "C7510|C7508|C7509|serialized" "$log" | sed 's/^/\nwgmma\/setmaxnreg: /' || true)
+checked=()
+for inst in "${instances[@]}"; do
+  if ! cut -f1 "$table" | grep -qx "$inst"; then
+    [ "$mode" = --incremental ] || problems+=$'\n'"no ptxas report for instance $inst"
+    continue
+  fi
+  checked+=("$inst")
+  grep -q "^$inst"$'\t'"sm_90a"$'\t' "$table" || problems+=$'\n'"instance $inst has no sm_90a kernel"
+  case $inst in wgmma_* | gemm_all_scatter_*) ;; *) continue ;; esac
+  ptx=$(find "$build" -path '*_ptx.dir/*' -name "$inst.ptx" | head -n 1)
+  if [ -z "$ptx" ]; then
+    problems+=$'\n'"no PTX of $inst under $build (build symm_gemm_ptx and symm_ops_ptx)"
+    continue
+  fi
+  # Every GEMM kernel entry, not just the file, must use WGMMA, TMA and setmaxnreg.
+  problems+=$(awk -v inst="$inst" '
+    /^\.visible \.entry|^\.entry/ { entry = ($0 ~ /(persistent|fused)_gemm_kernel/) ? $3 : ""; if (entry != "") n[entry] = 0 }
+    entry != "" && /wgmma\.mma_async/ { w[entry] = 1 }
+    entry != "" && /setmaxnreg/ { s[entry] = 1 }
+    entry != "" && /cp\.async\.bulk\.tensor/ { t[entry] = 1 }
+    END {
+      count = 0
+      for (e in n) {
+        count++
+        if (!w[e]) printf "\n%s: %s has no wgmma.mma_async", inst, e
+        if (!s[e]) printf "\n%s: %s has no setmaxnreg", inst, e
+        if (!t[e]) printf "\n%s: %s has no TMA (cp.async.bulk.tensor)", inst, e
+      }
+      if (count == 0) printf "\n%s: its PTX has no GEMM kernel entry", inst
+    }' "$ptx")
+done
+[ -z "$problems" ] || fail "$problems"
 
-ptx=$(find "$build" -name 'wgmma_*.ptx' | head -n 1)
-[ -n "$ptx" ] || fail "no wgmma_*.ptx under $build (build the symm_gemm_ptx target)"
-grep -q "wgmma.mma_async.sync.aligned" "$ptx" || fail "$ptx has no wgmma.mma_async"
-grep -q "setmaxnreg" "$ptx" || fail "$ptx has no setmaxnreg"
-grep -q "cp.async.bulk.tensor" "$ptx" || fail "$ptx has no TMA (cp.async.bulk.tensor)"
-echo "check-ptxas-report: OK: $reports kernels reported, no spills, no serialised wgmma; $ptx has wgmma.mma_async, setmaxnreg and TMA"
+printf '%-28s %7s %s\n' instance kernels "registers (sm_90a, min-max)"
+for inst in "${checked[@]}"; do
+  awk -F'\t' -v inst="$inst" '$1 == inst && $2 == "sm_90a" { n++; r = $3 + 0; lo = (n == 1 || r < lo) ? r : lo; hi = r > hi ? r : hi }
+    END { printf "%-28s %7d %d-%d\n", inst, n, lo, hi }' "$table"
+done
+echo "check-ptxas-report: OK: ${#checked[@]} of ${#instances[@]} instances, $reported kernels: no spills," \
+  "no serialised wgmma; every WGMMA and fused kernel entry has wgmma.mma_async, setmaxnreg and TMA" \
+  "(every kernel: $table)"

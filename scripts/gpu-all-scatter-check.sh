@@ -11,6 +11,7 @@
 #   NVLink). two-gpu: one rank per GPU, every variant and baseline, bf16 and fp16.
 # Shapes: Iris's sizes and 16384^3. Logs and JSON go to $OUT (default out/all-scatter).
 set -uo pipefail
+export SYMM_REQUIRE_GPU=1  # on the GPU machine a GPU test that finds no GPU fails (tests/support)
 cd "$(dirname "$0")/.."
 mode=${1:-proxy}
 only=${2:-all}

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Everything the GPU machine checks, in one call (device time is scarce):
 #   build (release preset) -> gpu tier on ONE GPU (multi-rank tests oversubscribe it) ->
-#   multigpu tier on every GPU -> SASS check (HGMMA) -> main job.
+#   multigpu tier on every GPU -> SASS check (HGMMA) -> main job (with the short sweep) ->
+#   perf-check of the short sweep against bench/thresholds.json.
 # Logs, CTest's JUnit report and results JSON go to $OUT (default out/gpu-check).
 #
 #   SYMM_GIT_COMMIT=<commit[-dirty]> scripts/gpu-check.sh
 # The GPU machine's copy of the tree has no git history: pass the commit in.
 set -uo pipefail
+export SYMM_REQUIRE_GPU=1  # on the GPU machine a GPU test that finds no GPU fails (tests/support)
 cd "$(dirname "$0")/.."
 mkdir -p "${OUT:=out/gpu-check}"
 OUT=$(cd "$OUT" && pwd)
@@ -35,8 +37,11 @@ done
 hgmma=$(cuobjdump --dump-sass build/release/kernels/gemm/libsymm_gemm.a 2>/dev/null | grep -c HGMMA)
 echo "HGMMA instructions in the GEMM library: $hgmma"
 [ "$hgmma" -gt 0 ] || failures+=("sass")
-step main-job timeout 240 scripts/main-job.sh build/release
+step main-job timeout 300 scripts/main-job.sh build/release
 tail -n 25 "$OUT/main-job.log"
+# The main job's short sweep against the committed thresholds (bench/thresholds.json).
+step perf-check tools/report/perf-check check "$OUT/sweep-short.jsonl"
+grep -E "^(FAIL|NO THRESHOLD)|^perf-check:" "$OUT/perf-check.log"
 
 if [ ${#failures[@]} -eq 0 ]; then echo "gpu-check: every step passed"; else
   echo "gpu-check: FAILED: ${failures[*]}"; exit 1; fi

@@ -11,6 +11,7 @@
 # of the GEMM's folders (plus src/launch and src/runtime for do_bench), so half-finished
 # work elsewhere in the tree cannot stop it. Pass SYMM_GIT_COMMIT for the results file.
 set -uo pipefail
+export SYMM_REQUIRE_GPU=1  # on the GPU machine a GPU test that finds no GPU fails (tests/support)
 cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-all}
@@ -43,7 +44,7 @@ include(SymmDependencies)
 include(SymmCuda)
 include(SymmTargets)
 enable_testing()
-foreach(d src/launch src/runtime kernels/gemm tools/symm-bench tests/cpu/gemm tests/gpu/gemm)
+foreach(d src/launch src/runtime kernels/gemm tools/symm-bench tests/support tests/cpu/gemm tests/gpu/gemm)
   if(EXISTS $root/\${d}/CMakeLists.txt)
     string(REPLACE "/" "_" b \${d})
     add_subdirectory($root/\${d} \${b})

@@ -24,6 +24,16 @@ have_header gmock/gmock.h || missing+=(libgmock-dev)
 have_header CLI/CLI.hpp || missing+=(libcli11-dev)
 have_header nlohmann/json.hpp || missing+=(nlohmann-json3-dev)
 have_header fmt/format.h || missing+=(libfmt-dev)
+# The report's plots (tools/report): any python3 that imports matplotlib will do (the GPU
+# machine's has it from pip); else the distribution's, for /usr/bin/python3.
+have_matplotlib() {
+  local python
+  for python in python3 /usr/bin/python3; do
+    command -v "$python" >/dev/null && "$python" -c 'import matplotlib' 2>/dev/null && return 0
+  done
+  return 1
+}
+have_matplotlib || missing+=(python3-matplotlib)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "symm: installing missing packages: ${missing[*]}"

@@ -4,7 +4,8 @@
 # producer_consumer, bulk_synchronous), validated against cuBLAS, timed beside our GEMM
 # alone on the local shard and the baselines (cuBLASLt + NCCL all-gather, cuBLASLt +
 # copy-engine scatter, the chunked copy-engine pipeline) in the same run; then our GEMM
-# against cuBLASLt (symm-bench gemm, quick preset). Without a GPU the first program says
+# against cuBLASLt (symm-bench gemm, quick preset); then the short sweep
+# (bench/presets/short.json) and the roofline report (tools/report/symm-report). Without a GPU the first program says
 # that a GPU is needed and the job exits non-zero.
 #
 #   scripts/main-job.sh BUILD_DIR [extra arguments of the GEMM + all-scatter program]
@@ -31,4 +32,10 @@ fi
 "$build/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization" \
   --variant all --validate --benchmark -o "$out/gemm_all_scatter.json" "${args[@]}"
 "$build/tools/symm-bench/symm-bench" gemm --preset bench/gemm/quick.json --output "$out/gemm.json"
+# The short sweep (1 rank pushing to a loopback copy of C, and 2 ranks), measured afresh,
+# and the roofline report of it and the GEMM figures.
+rm -f "$out/sweep-short.jsonl"
+"$build/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization" \
+  --preset bench/presets/short.json -o "$out/sweep-short.jsonl"
+tools/report/symm-report "$out/sweep-short.jsonl" "$out/gemm.json" --out "$out/report"
 echo "symm: results in $out/"

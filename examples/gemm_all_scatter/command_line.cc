@@ -197,8 +197,10 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
                  ->check(CLI::IsMember({"kn", "nk"})));
   add_bytes_option(app, "--heap_size", cl.heap_size,
                    "symmetric heap per rank (default: SYMM_HEAP_SIZE, else what the shapes need)");
-  point_flag(app.add_flag("-v,--validate", cl.validate, "check every rank's C (with neither -v nor -b: both)"));
-  point_flag(app.add_flag("-b,--benchmark", cl.benchmark, "time every variant, gemm_alone and the baselines"));
+  point_flag(app.add_flag("-v,--validate", cl.validate,
+                          "check every rank's C (with neither -v nor -b: both)"));
+  point_flag(app.add_flag("-b,--benchmark", cl.benchmark,
+                          "time every variant, gemm_alone and the baselines"));
   const CLI::Option* warmup = app.add_option("--n_warmup", cl.n_warmup, "untimed iterations");
   const CLI::Option* repeat = app.add_option("--n_repeat", cl.n_repeat, "timed iterations");
   cl.output_file = program.name + ".json";
@@ -209,6 +211,9 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
                             "a variant, a comma list, all (every variant) or auto (the plan's choice)"));
   point_flag(app.add_flag("--baselines,!--no_baselines", cl.baselines,
                           "measure the baselines (cuBLASLt + NCCL, + copy engine, ...) beside the variants"));
+  point_flag(app.add_flag("-t,--trace_tiles", cl.trace_tiles,
+                          "after measuring, run each variant once more with its tile timeline recorded: "
+                          "<output stem>.<variant>.trace.json (open in ui.perfetto.dev)"));
   point_flag(app.add_option("--loopback_peers", cl.op.loopback_peers,
                             "one rank only: this many C copies on the same GPU stand for peers (push cost)"));
   app.add_option("--preset", cl.preset,
@@ -226,7 +231,8 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
   cl.shape.b_layout = b_layout == "nk" ? gemm::BLayout::nk : gemm::BLayout::kn;
 
   std::string problem = check_bounds(cl, tile);
-  if (problem.empty() && !cl.preset.empty()) problem = check_sweep_flags(point_flags, output->count() > 0, cl);
+  if (problem.empty() && !cl.preset.empty())
+    problem = check_sweep_flags(point_flags, output->count() > 0, cl);
   if (problem.empty()) problem = parse_variants(variants, cl.variants);
   if (problem.empty()) problem = resolve_tile(tile, cl.op.config);
   // The world is known before the launch only from -r; otherwise each rank checks it. A

@@ -28,6 +28,7 @@ struct CommandLine {
   bool validate = false;
   bool benchmark = false;
   bool baselines = true;
+  bool trace_tiles = false;  // -t: a traced run of each variant after the measurements
   int n_warmup = 25, n_repeat = 100;
   bool counts_given = false;  // --n_warmup or --n_repeat on the command line
   std::uint64_t seed = 0;     // 0: a fresh one, chosen by rank 0

@@ -54,7 +54,7 @@ int rank_main(Team& team, const Program& program, const CommandLine& cl, int arg
 int run(int argc, char** argv, const Program& program) {
   CommandLine cl;
   if (const int code = parse(argc, argv, program, cl); code >= 0) return code;
-  if (cl.sweep) return run_sweep(*cl.sweep, program, cl, argc, argv);
+  if (!cl.preset.empty()) return run_sweep(program, cl, argc, argv);
   return launch(cl.launch, [&](Team& team) { return rank_main(team, program, cl, argc, argv); });
 }
 

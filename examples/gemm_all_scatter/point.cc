@@ -6,6 +6,7 @@
 #include "contenders.hpp"
 #include "operands.hpp"
 #include "reference.hpp"
+#include "trace_file.hpp"
 #include "symm/host/heap.hpp"
 
 namespace symm::examples::gemm_all_scatter {
@@ -48,6 +49,7 @@ std::vector<Row> measure_point(Runtime& rt, const Point& point, cudaStream_t str
     }
     merge_round(rows, std::move(measured));
   }
+  if (cl.trace_tiles) write_tile_traces(rt, groups.front(), operands, stream);
   return rows;
 }
 

@@ -45,7 +45,8 @@ Figures figures_of(const Row& row, const std::vector<Row>& rows, const ops::AllS
   f.total_ms = ms;
   f.tflops = 2.0 * double(s.m) * double(s.n) * double(s.k) / (ms * 1e9);
   if (!f.baseline.empty()) f.speedup = timed_row(rows, f.baseline)->time->headline_ms / ms;
-  if (const Row* alone = timed_row(rows, kGemmAlone, row.group)) f.vs_gemm_alone = ms / alone->time->headline_ms;
+  if (const Row* alone = timed_row(rows, kGemmAlone, row.group))
+    f.vs_gemm_alone = ms / alone->time->headline_ms;
   return f;
 }
 

@@ -74,6 +74,7 @@ SweepState SweepFile::read() const {
   for (const json& line : parse_lines(read_all(path_), path_)) {
     if (line.contains("started")) {
       state.interrupted = line["started"].get<std::string>();
+      ++state.started;
     } else if (line.contains("point")) {
       const std::string point = line["point"].get<std::string>();
       state.finished.insert(point);
@@ -102,6 +103,13 @@ void SweepFile::append(const json& line) const {
   if (written != static_cast<ssize_t>(text.size()))
     throw Error(fmt::format("{}: appending a line failed: {}", path_,
                             written < 0 ? std::strerror(saved) : "short write (disk full?)"));
+}
+
+std::vector<SweepPoint> unfinished(const std::vector<SweepPoint>& points, const SweepState& state) {
+  std::vector<SweepPoint> left;
+  for (const SweepPoint& p : points)
+    if (!state.finished.contains(p.key)) left.push_back(p);
+  return left;
 }
 
 json started_line(const std::string& point) {

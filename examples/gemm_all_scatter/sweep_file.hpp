@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sweep_preset.hpp"
 #include "symm/host/results.hpp"
 
 namespace symm::examples::gemm_all_scatter {
@@ -26,6 +27,7 @@ inline constexpr const char* kSweepSchema = "symm.sweep/1";
 struct SweepState {
   std::set<std::string> finished;          // points with a result line
   std::optional<std::string> interrupted;  // the last point started and not finished
+  int started = 0;                         // "started" lines: did a launch reach a point?
   std::vector<double> seconds;             // time taken by each measured point
   std::vector<std::string> failed;         // points with a failed or invalid row
 };
@@ -45,6 +47,9 @@ class SweepFile {
  private:
   std::string path_;
 };
+
+// The points without a result line in `state`, in their order: what a resumed sweep runs.
+std::vector<SweepPoint> unfinished(const std::vector<SweepPoint>& points, const SweepState& state);
 
 nlohmann::json started_line(const std::string& point);
 nlohmann::json result_line(const std::string& point, double seconds, const RunInfo& run,

@@ -60,11 +60,13 @@ class Reader {
   std::vector<std::vector<std::int64_t>> tuples(const std::string& key, std::size_t width,
                                                 std::int64_t lo, std::int64_t hi) const {
     const json& list = doc_.at(key);
-    if (!list.is_array() || list.empty()) fail(key, fmt::format("must be a non-empty list of [{}] lists", width));
+    if (!list.is_array() || list.empty())
+      fail(key, fmt::format("must be a non-empty list of [{}] lists", width));
     std::vector<std::vector<std::int64_t>> out;
     for (const json& t : list) {
       out.push_back(integers(t, key, lo, hi));
-      if (out.back().size() != width) fail(key, fmt::format("holds {}; each entry has {} integers", t.dump(), width));
+      if (out.back().size() != width)
+        fail(key, fmt::format("holds {}; each entry has {} integers", t.dump(), width));
     }
     return out;
   }
@@ -125,7 +127,8 @@ SweepPreset parse_preset(const json& doc, const std::string& where) {
   std::set<std::string> names;
   for (const ops::AllScatterShape& shape : p.problems) {
     if (!names.insert(point_key(1, shape)).second)
-      r.fail("sizes", fmt::format("names {} twice (sizes x dtypes must be distinct)", point_key(1, shape).substr(3)));
+      r.fail("sizes", fmt::format("names {} twice (sizes x dtypes must be distinct)",
+                                  point_key(1, shape).substr(3)));
   }
   if (r.has("tiles")) {
     const auto stages = r.integers("num_stages", 2, 16);

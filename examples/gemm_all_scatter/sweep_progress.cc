@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -34,8 +35,8 @@ SweepProgress::SweepProgress(int total, int done, std::vector<double> seconds, b
     : total_(total), done_(done), seconds_(std::move(seconds)), terminal_(terminal) {}
 
 void SweepProgress::draw(const std::string& tail) const {
-  const std::string text =
-      progress_text(done_, total_, seconds_left(seconds_, total_ - done_)) + (tail.empty() ? "" : ": " + tail);
+  const std::string text = progress_text(done_, total_, seconds_left(seconds_, total_ - done_)) +
+                           (tail.empty() ? "" : ": " + tail);
   // A terminal redraws one line (erase, carriage return); elsewhere each line stays.
   if (terminal_) fmt::print(stderr, "\r\033[K{}", text);
   else fmt::print(stderr, "sweep: {}\n", text);
@@ -46,7 +47,8 @@ void SweepProgress::begin(const std::string& point) {
   if (terminal_) draw("measuring " + point);
 }
 
-void SweepProgress::finish(const std::string& point, double seconds, bool measured, const std::string& summary) {
+void SweepProgress::finish(const std::string& point, double seconds, bool measured,
+                           const std::string& summary) {
   ++done_;
   if (measured) seconds_.push_back(seconds);
   const std::string what = measured ? fmt::format("{} in {}: {}", point, duration_text(seconds), summary)

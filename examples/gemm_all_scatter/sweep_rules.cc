@@ -56,7 +56,9 @@ CommandLine point_command_line(const CommandLine& base, const SweepPreset& prese
   cl.variants = preset.variants;
   cl.validate = preset.validate;
   cl.benchmark = true;
-  cl.baselines = preset.baselines;
+  // One rank has no peer: its baselines would scatter nothing while the variants push to
+  // loopback copies, so a speedup over them would mislead.
+  cl.baselines = preset.baselines && point.world > 1;
   cl.op.gsize_m = preset.gsize_m;
   cl.op.loopback_peers = point.world == 1 ? preset.loopback_peers : 0;
   if (!base.counts_given) {

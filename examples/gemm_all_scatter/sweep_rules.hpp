@@ -24,7 +24,7 @@ std::string config_skip_reason(const ops::AllScatterShape& shape, int world,
                                const gemm::KernelConfig& config, int max_smem_per_block);
 
 // The command line of one point: `base` (the sweep's own flags) with the preset's
-// shape, variants and options; loopback peers on world-1 points only.
+// shape, variants and options; loopback peers, and no baselines, on world-1 points.
 CommandLine point_command_line(const CommandLine& base, const SweepPreset& preset,
                                const SweepPoint& point);
 

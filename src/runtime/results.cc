@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -13,10 +14,13 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <string_view>
 
 #include "symm/common/error.hpp"
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/runtime.hpp"
+
+extern char** environ;
 
 namespace symm {
 namespace {
@@ -64,6 +68,27 @@ std::string utc_timestamp_now() {
   return text;
 }
 
+std::map<std::string, std::string> symm_environment() {
+  std::map<std::string, std::string> variables;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    const auto eq = text.find('=');
+    if (text.starts_with("SYMM_") && eq != std::string_view::npos) {
+      variables.emplace(text.substr(0, eq), text.substr(eq + 1));
+    }
+  }
+  return variables;
+}
+
+void set_rank_gpus(RunInfo& info, std::vector<std::string> rank_gpus) {
+  std::map<std::string, int> ranks_on;
+  for (const std::string& gpu : rank_gpus) ++ranks_on[gpu];
+  info.gpus = static_cast<int>(ranks_on.size());
+  info.ranks_per_gpu = 0;
+  for (const auto& [gpu, ranks] : ranks_on) info.ranks_per_gpu = std::max(info.ranks_per_gpu, ranks);
+  info.rank_gpus = std::move(rank_gpus);
+}
+
 RunInfo collect_run_info(int argc, const char* const* argv, int device) {
   int driver = 0, runtime_version = 0;
   cudaDeviceProp prop{};
@@ -78,12 +103,16 @@ RunInfo collect_run_info(int argc, const char* const* argv, int device) {
   info.cuda_runtime_version = cuda_version_string(runtime_version);
   info.heap_transport = "none";
   info.timestamp = utc_timestamp_now();
+  char bus_id[32] = {};
+  SYMM_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device));
+  set_rank_gpus(info, {bus_id});
   return info;
 }
 
 RunInfo collect_run_info(int argc, const char* const* argv, const Runtime& runtime) {
   RunInfo info = collect_run_info(argc, argv, runtime.device());
   info.world = runtime.world();
+  set_rank_gpus(info, runtime.rank_gpus());
   info.heap_transport = std::string(transport_name(runtime.heap().transport()));
   return info;
 }
@@ -97,7 +126,12 @@ nlohmann::json to_json(const RunInfo& info) {
           {"cuda_runtime_version", info.cuda_runtime_version},
           {"world", info.world},
           {"heap_transport", info.heap_transport},
-          {"timestamp", info.timestamp}};
+          {"timestamp", info.timestamp},
+          {"gpus", info.gpus},
+          {"ranks_per_gpu", info.ranks_per_gpu},
+          {"ranks_share_gpus", info.ranks_per_gpu > 1},
+          {"rank_gpus", info.rank_gpus},
+          {"symm_env", info.symm_env}};
 }
 
 nlohmann::json to_json(const BenchResult& result) {

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -31,26 +32,31 @@ int select_device(const Team& team) {
 
 using BusId = std::array<char, 32>;  // "0000:1b:00.0", NUL-terminated
 
-// Every rank's heap is mapped by every rank, so each GPU in use must reach every other
-// one (ranks on the same GPU need nothing). Returns how many ranks share this GPU.
-int check_peer_paths(Team& team, int device) {
+// Collective: the PCI bus id of every rank's GPU, by rank.
+std::vector<std::string> gather_rank_gpus(Team& team, int device) {
   BusId mine{};
   check_cuda(cudaDeviceGetPCIBusId(mine.data(), mine.size(), device), "cudaDeviceGetPCIBusId");
   const auto gathered = team.all_gather(std::as_bytes(std::span(&mine, 1)));
-  int sharing = 0;
+  std::vector<std::string> gpus;
+  for (int r = 0; r < team.world(); ++r) {
+    BusId theirs{};
+    std::memcpy(theirs.data(), gathered.data() + r * sizeof(BusId), sizeof(BusId));
+    theirs.back() = '\0';
+    gpus.emplace_back(theirs.data());
+  }
+  return gpus;
+}
+
+// Every rank's heap is mapped by every rank, so each GPU in use must reach every other
+// one (ranks on the same GPU need nothing).
+void check_peer_paths(Team& team, int device, const std::vector<std::string>& rank_gpus) {
   run_on_every_rank(team, "checking peer-to-peer paths between the GPUs", [&] {
     for (int r = 0; r < team.world(); ++r) {
-      BusId theirs{};
-      std::memcpy(theirs.data(), gathered.data() + r * sizeof(BusId), sizeof(BusId));
-      theirs.back() = '\0';
       int peer_device = -1;
-      check_cuda(cudaDeviceGetByPCIBusId(&peer_device, theirs.data()),
-                 fmt::format("cudaDeviceGetByPCIBusId({}, the GPU of rank {})", theirs.data(), r),
+      check_cuda(cudaDeviceGetByPCIBusId(&peer_device, rank_gpus[r].c_str()),
+                 fmt::format("cudaDeviceGetByPCIBusId({}, the GPU of rank {})", rank_gpus[r], r),
                  "every rank must see every GPU in use: do not narrow CUDA_VISIBLE_DEVICES per rank");
-      if (peer_device == device) {
-        ++sharing;
-        continue;
-      }
+      if (peer_device == device) continue;
       int can_access = 0;
       check_cuda(cudaDeviceCanAccessPeer(&can_access, device, peer_device),
                  "cudaDeviceCanAccessPeer");
@@ -61,7 +67,6 @@ int check_peer_paths(Team& team, int device) {
       }
     }
   });
-  return sharing;
 }
 
 }  // namespace
@@ -100,7 +105,9 @@ Runtime::Runtime(Team& team, const RuntimeOptions& options)
   check_cuda(cudaGetDeviceProperties(&properties, device_), "cudaGetDeviceProperties");
   device_name_ = properties.name;
   sm_count_ = properties.multiProcessorCount;
-  const int sharing = check_peer_paths(team, device_);
+  rank_gpus_ = gather_rank_gpus(team, device_);
+  check_peer_paths(team, device_, rank_gpus_);
+  const auto sharing = std::count(rank_gpus_.begin(), rank_gpus_.end(), rank_gpus_[team.rank()]);
   heap_ = std::make_unique<Heap>(team, device_, options.heap_size, options.transport);
   log::info(fmt::format("GPU {} ({}, {} SMs{}); heap {} per rank via {}", device_, device_name_,
                         sm_count_,

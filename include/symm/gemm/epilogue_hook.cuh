@@ -27,11 +27,19 @@ struct TileInfo {
 // (coords: column, row in C; tail: the narrower last piece, see params.hpp c_tail). The
 // epilogue reuses the staging tile only once every store of its group has read it, and
 // waits for all of them to complete before the block exits.
+//
+// Tracing points, called on every thread of a consumer warpgroup: worker_started() before
+// its first tile, tile_stored() once its part of a tile is stored (TMA stores issued),
+// worker_finished() after its last stores completed (drain). A hook that records tile
+// timelines reads the clock there; the default does nothing.
 struct NoEpilogueHook {
   static constexpr bool kNotifies = false;
   static constexpr bool kPushesChunks = false;
   __device__ void after_tile(const TileInfo&) const {}
   __device__ void push_chunk(bool, const std::int32_t (&)[2], const void*) const {}
+  __device__ void worker_started(int, int, int) const {}
+  __device__ void tile_stored(const TileInfo&) const {}
+  __device__ void worker_finished(int, int, int) const {}
 };
 
 }  // namespace symm::gemm

@@ -47,15 +47,18 @@ struct PersistentGemm {
     typename Mainloop::Accumulators acc;
     WorkCursor cursor = p.sched.first(worker, workers);
     WorkUnit w;
+    hook.worker_started(block, wg, t);
     while (p.sched.next(cursor, workers, rank, w)) {
       Mainloop::zero(acc);
       Mainloop::run(acc, s, pos, w.k_end - w.k_begin, wg, t == 0);
       if (!Fixup::finish(acc, p, w, wg, t, worker, rank, block)) continue;
       const TileInfo info = tile_info(p, w, wg, t);
       Epilogue::store(acc, s, p, hook, wg, t, info.row0, info.col0, staging);
+      hook.tile_stored(info);
       Epilogue::notify(hook, info, wg);
     }
     Epilogue::template drain<Hook>(t);
+    hook.worker_finished(block, wg, t);
   }
 
   // Block `block` of num_blocks (multiples of CLUSTER_M, clusters aligned).

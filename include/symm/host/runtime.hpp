@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "symm/device/context.cuh"
 #include "symm/host/heap.hpp"
@@ -51,6 +52,9 @@ class Runtime {
   int device() const { return device_; }
   int sm_count() const { return sm_count_; }
   const std::string& device_name() const { return device_name_; }
+  // Every rank's GPU by rank, as PCI bus ids ("0000:1b:00.0"): ranks with the same id
+  // share a GPU (and take turns on it).
+  const std::vector<std::string>& rank_gpus() const { return rank_gpus_; }
   Team& team() { return team_; }
   Heap& heap() { return *heap_; }
   const Heap& heap() const { return *heap_; }
@@ -66,6 +70,7 @@ class Runtime {
   int device_ = 0;
   int sm_count_ = 0;
   std::string device_name_;
+  std::vector<std::string> rank_gpus_;
   std::uint64_t wait_timeout_ns_ = 0;  // device_wait_timeout_ns()
   std::unique_ptr<Heap> heap_;
 };

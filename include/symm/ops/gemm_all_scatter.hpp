@@ -81,7 +81,25 @@ struct GemmAllScatterOptions {
   // stand for peers, so the push path's cost on the SMs can be measured without NVLink.
   int loopback_peers = 0;
   bool verbose = false;  // say which variant and configuration run, and why (stderr)
+  bool trace_tiles = false;  // record each run's tile timeline (tile_events())
 };
+
+// One span of a traced run's tile timeline, on this rank.
+struct TileEvent {
+  enum class Kind : std::uint8_t {
+    compute,  // a consumer warpgroup computing its part of a tile, until its stores were issued
+    push,     // copying a tile to every peer (comm block, or the warpgroup in fused_sequential)
+    drain,    // tma_push: from a warpgroup's last tile until its pushes had all completed
+  };
+  Kind kind = Kind::compute;
+  int tile = -1;  // -1 for drain
+  int block = 0;
+  int lane = 0;  // consumer warpgroup, or -1 for a comm block
+  // Microseconds relative to the moment the run's stream barrier let this rank go (every
+  // rank leaves it within microseconds of the others): negative, and aligned across ranks.
+  double begin_us = 0, end_us = 0;
+};
+std::string_view to_string(TileEvent::Kind kind);
 
 // What run() will do (and why), decided before any launch.
 struct AllScatterPlan {
@@ -132,6 +150,10 @@ class GemmAllScatter {
   // The loopback peers' C buffers (empty without loopback_peers).
   const std::vector<void*>& loopback_buffers() const;
 
+  // The last run's tile timeline (with trace_tiles; synchronise its stream first), empty
+  // otherwise.
+  std::vector<TileEvent> tile_events() const;
+
   // After a CUDA error from a synchronisation: the record a timed-out device wait left
   // ("rank 1, block 130, tile 17: flag ... saw 4, expected >= 5 after 10000 ms"), or
   // empty when none did.
@@ -153,7 +175,9 @@ class StreamBarrier {
   ~StreamBarrier();
   StreamBarrier(const StreamBarrier&) = delete;
   StreamBarrier& operator=(const StreamBarrier&) = delete;
-  void wait(cudaStream_t stream);
+  // exit_time_ns (device memory, nullable): where the barrier writes the global timer
+  // when it lets this rank go (the time zero of a traced run).
+  void wait(cudaStream_t stream, std::uint64_t* exit_time_ns = nullptr);
   // Waits completed, in device memory: kernels enqueued between two wait()s take it + 1
   // as their epoch (it changes only inside wait()'s kernel).
   const std::uint64_t* device_epoch() const;

@@ -9,6 +9,7 @@
 #include "params.hpp"
 #include "symm/device/wait_record.cuh"
 #include "symm/gemm/config.hpp"
+#include "trace.cuh"
 
 namespace symm::ops::detail {
 
@@ -71,8 +72,13 @@ __device__ inline void push_tiles(const PushWork& w, int first, int step) {
       }
       __syncthreads();  // thread 0 acquired the tile for the whole block
     }
+    const std::uint64_t begin = w.trace.push ? trace_clock() : 0;
     const TileRegion r = tile_region(w, tile);
     copy_region_to_peers(w.targets, r.row0, r.rows, r.col0, r.cols, int(threadIdx.x), int(blockDim.x));
+    if (w.trace.push) {
+      __syncthreads();  // every thread's copies done
+      if (threadIdx.x == 0) w.trace.push[tile * gemm::kConsumers] = {begin, trace_clock(), int(blockIdx.x), -1};
+    }
   }
 }
 

@@ -4,9 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "launch.hpp"
+#include "tile_trace.hpp"
 #include "symm/gemm/gemm.hpp"
 #include "symm/gemm/tensor_maps.hpp"
 #include "symm/host/cuda_check.hpp"
@@ -17,6 +19,8 @@ namespace symm::ops {
 namespace {
 
 constexpr int kBulkScatterBlocksPerSm = 2;
+// bulk_synchronous copies the finished shard in tiles of its own (any tiling covers it).
+constexpr int kBulkTileM = 128, kBulkTileN = 256;
 
 // Host-mapped memory for the record a timed-out device wait leaves.
 struct MappedRecord {
@@ -54,6 +58,7 @@ struct GemmAllScatter::State {
   void* last_c = nullptr;
   gemm::GemmProblem shard;
   detail::FusedLaunch launch;
+  std::unique_ptr<detail::TraceBuffers> trace;  // with trace_tiles
 
   State(Runtime& r, const AllScatterShape& s, GemmAllScatterOptions o)
       : rt(r), shape(s), options(std::move(o)),
@@ -63,6 +68,13 @@ struct GemmAllScatter::State {
   std::int64_t shard_n() const { return shape.n / world(); }
   int elem_bytes() const { return gemm::dtype_bytes(shape.dtype); }
   void prepare(const void* a, const void* b, void* c);
+  // The tiles the pushes walk: the GEMM's own (flags are indexed by its tile ids), or
+  // after a plain GEMM (bulk_synchronous) a tiling of the shard.
+  gemm::TileScheduler push_schedule() const {
+    return plan.variant == ScatterVariant::bulk_synchronous
+               ? gemm::TileScheduler::make(shape.m, shard_n(), shape.k, kBulkTileM, kBulkTileN, 64, 1, 1)
+               : plan.gemm.sched;
+  }
   std::vector<std::uint8_t*> targets(std::uint8_t* c_shard) const;
 };
 
@@ -84,6 +96,10 @@ GemmAllScatter::GemmAllScatter(Runtime& rt, const AllScatterShape& shape, GemmAl
     go.num_blocks = s.options.gemm_sms;
     go.gsize_m = s.options.gsize_m;
     s.gemm = std::make_unique<gemm::Gemm>(go);
+  }
+  if (s.options.trace_tiles) {
+    const int tiles = std::max(plan.tiles, s.push_schedule().num_tiles());
+    s.trace = std::make_unique<detail::TraceBuffers>(tiles, plan.gemm_sms + plan.comm_sms);
   }
   if (plan.variant == ScatterVariant::producer_consumer) {
     check_cuda(cudaStreamCreateWithFlags(&s.side, cudaStreamNonBlocking), "cudaStreamCreate(scatter stream)");
@@ -167,17 +183,14 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
       f.peer_maps.c_tail[f.peer_maps.count++] = maps.c_tail;
     }
   }
-  // Tiles of the push: the GEMM's own (flags are indexed by its tile ids); after a plain
-  // GEMM (bulk_synchronous) any tiling covers the shard.
-  f.push.sched = plan.variant == ScatterVariant::bulk_synchronous
-                     ? gemm::TileScheduler::make(shape.m, shard_n(), shape.k, 128, 256, 64, 1, 1)
-                     : plan.gemm.sched;
-  f.push.blk_m = plan.variant == ScatterVariant::bulk_synchronous ? 128 : plan.config.blk_m;
-  f.push.blk_n = plan.variant == ScatterVariant::bulk_synchronous ? 256 : plan.config.blk_n;
+  f.push.sched = push_schedule();
+  f.push.blk_m = plan.variant == ScatterVariant::bulk_synchronous ? kBulkTileM : plan.config.blk_m;
+  f.push.blk_n = plan.variant == ScatterVariant::bulk_synchronous ? kBulkTileN : plan.config.blk_n;
   const bool flags = plan.variant == ScatterVariant::wg_specialization ||
                      plan.variant == ScatterVariant::producer_consumer;
   f.push.tile_flags = {flags ? tile_flags : nullptr, barrier.device_epoch()};
   f.push.wait = {record.device, rt.heap().base(), device_wait_timeout_ns(), rt.rank()};
+  if (trace) f.push.trace = trace->device();
   last_a = a;
   last_b = b;
   last_c = c;
@@ -197,6 +210,7 @@ void GemmAllScatter::run(const void* a, const void* b_shard, void* c, cudaStream
 void GemmAllScatter::enqueue(const void* a, const void* b_shard, void* c, cudaStream_t stream) {
   State& s = *state_;
   s.prepare(a, b_shard, c);
+  if (s.trace) s.trace->reset(stream);
   const detail::FusedLaunch& f = s.launch;
   switch (s.plan.variant) {
     case ScatterVariant::tma_push:
@@ -219,7 +233,22 @@ void GemmAllScatter::enqueue(const void* a, const void* b_shard, void* c, cudaSt
       detail::launch_scatter(f.push, kBulkScatterBlocksPerSm * s.rt.sm_count(), stream);
       break;
   }
-  s.barrier.wait(stream);
+  s.barrier.wait(stream, s.trace ? s.trace->device().barrier_exit : nullptr);
+}
+
+std::vector<TileEvent> GemmAllScatter::tile_events() const {
+  const State& s = *state_;
+  if (!s.trace) return {};
+  return s.trace->events(s.plan.variant == ScatterVariant::tma_push);
+}
+
+std::string_view to_string(TileEvent::Kind kind) {
+  switch (kind) {
+    case TileEvent::Kind::compute: return "compute";
+    case TileEvent::Kind::push: return "push";
+    case TileEvent::Kind::drain: return "drain";
+  }
+  return "?";
 }
 
 std::string GemmAllScatter::failure_report() const {

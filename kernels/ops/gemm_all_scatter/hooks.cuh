@@ -5,14 +5,16 @@
 
 #include "copy_to_peers.cuh"
 #include "params.hpp"
+#include "symm/device/ptx/gemm_mbarrier.cuh"
 #include "symm/gemm/epilogue_hook.cuh"
+#include "trace.cuh"
 
 namespace symm::ops::detail {
 
 // tma_push: every staged piece of a tile is TMA-stored to each peer's C as well, from the
 // same shared-memory staging tile as the local store: no re-read of C, no comm SMs. The
 // stores drain while the warpgroup computes its next tile.
-struct TmaPushHook {
+struct TmaPushHook : TracePoints {
   static constexpr bool kNotifies = false;
   static constexpr bool kPushesChunks = true;
   PeerMaps maps;
@@ -28,7 +30,7 @@ struct TmaPushHook {
 // wg_specialization and producer_consumer: once a warpgroup's part of a tile is in the
 // local C (the epilogue waited for its TMA stores and fenced the async proxy), thread 0
 // releases the (tile, warpgroup) flag at device scope with this launch's epoch.
-struct TileFlagHook {
+struct TileFlagHook : TracePoints {
   static constexpr bool kNotifies = true;
   static constexpr bool kPushesChunks = false;
   TileFlags tile_flags;
@@ -47,14 +49,21 @@ struct TileFlagHook {
 
 // fused_sequential: the warpgroup that stored its part of a tile copies it to every peer
 // itself (Iris example 07), before it computes its next tile.
-struct CopyToPeersHook {
+struct CopyToPeersHook : TracePoints {
   static constexpr bool kNotifies = true;
   static constexpr bool kPushesChunks = false;
   ShardTargets targets;
 
   __device__ void after_tile(const gemm::TileInfo& info) const {
+    const std::uint64_t begin = trace.push ? trace_clock() : 0;
     copy_region_to_peers(targets, info.row0, info.rows, info.col0, info.cols, info.thread,
                          gemm::kWarpgroupThreads);
+    if (trace.push) {
+      ptx::named_barrier_sync(1 + info.warpgroup, gemm::kWarpgroupThreads);  // every copy done
+      if (info.thread == 0)
+        trace.push[info.tile * gemm::kConsumers + info.warpgroup] = {begin, trace_clock(), int(blockIdx.x),
+                                                                     info.warpgroup};
+    }
   }
   __device__ void push_chunk(bool, const std::int32_t (&)[2], const void*) const {}
 };

@@ -32,7 +32,8 @@ void launch_fused(gemm::DType dtype, gemm::BLayout layout, const FusedLaunch& la
 void launch_scatter(const PushWork& work, int blocks, cudaStream_t stream);
 
 // The stream barrier's kernel (stream_barrier.cu).
+// exit_time (nullable): where the kernel writes the global timer when it lets this rank go.
 void launch_stream_barrier(const device::Context& ctx, std::uint64_t* arrivals, std::uint64_t* epoch,
-                           cudaStream_t stream);
+                           std::uint64_t* exit_time, cudaStream_t stream);
 
 }  // namespace symm::ops::detail

@@ -25,14 +25,14 @@ void launch_fused_typed(const FusedLaunch& f, cudaStream_t stream) {
   const bool built = gemm::with_config<BL, FusedConfigs>(f.config, [&]<class Cfg>() {
     switch (f.variant) {
       case ScatterVariant::tma_push:
-        launch_with_hook<Cfg, In, BL>(f, TmaPushHook{f.peer_maps}, stream);
+        launch_with_hook<Cfg, In, BL>(f, TmaPushHook{{f.push.trace}, f.peer_maps}, stream);
         break;
       case ScatterVariant::fused_sequential:
-        launch_with_hook<Cfg, In, BL>(f, CopyToPeersHook{f.push.targets}, stream);
+        launch_with_hook<Cfg, In, BL>(f, CopyToPeersHook{{f.push.trace}, f.push.targets}, stream);
         break;
       case ScatterVariant::wg_specialization:
       case ScatterVariant::producer_consumer:
-        launch_with_hook<Cfg, In, BL>(f, TileFlagHook{f.push.tile_flags}, stream);
+        launch_with_hook<Cfg, In, BL>(f, TileFlagHook{{f.push.trace}, f.push.tile_flags}, stream);
         break;
       case ScatterVariant::bulk_synchronous:
         throw Error("symm gemm_all_scatter: bulk_synchronous runs the plain GEMM, not a fused kernel");

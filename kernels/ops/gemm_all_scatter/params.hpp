@@ -33,6 +33,20 @@ struct TileFlags {
   const std::uint64_t* epoch = nullptr;   // launches completed (StreamBarrier); this one is +1
 };
 
+// One span of a tile timeline (global timer, ns), written by the device when tracing.
+struct TraceSpan {
+  std::uint64_t begin, end;
+  std::int32_t block, lane;  // lane: consumer warpgroup, or -1 for a comm block
+};
+
+// Where a traced run records its tile timeline (device memory); null pointers: no trace.
+struct TileTrace {
+  TraceSpan* compute = nullptr;  // [tiles x kConsumers]: end = stores issued (begin: host)
+  TraceSpan* push = nullptr;     // [tiles x kConsumers]: copies to peers (comm: lane 0 slot)
+  TraceSpan* workers = nullptr;  // [blocks x kConsumers]: first tile begun, last store done
+  std::uint64_t* barrier_exit = nullptr;  // when the run's stream barrier let this rank go
+};
+
 // The blocks that push tiles (comm role, scatter kernel): which tiles, and whether they
 // wait for flags (not after a finished GEMM).
 struct PushWork {
@@ -41,6 +55,7 @@ struct PushWork {
   int blk_m = 0, blk_n = 0;
   TileFlags tile_flags;      // flags == nullptr: the tiles are already complete
   WaitSite wait;
+  TileTrace trace;           // also read by the GEMM blocks' hooks
 };
 
 // The peers' copies of C for the tma_push epilogue: one tensor map per peer (and one for

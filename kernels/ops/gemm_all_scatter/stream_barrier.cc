@@ -24,8 +24,9 @@ StreamBarrier::StreamBarrier(Runtime& rt) {
 
 StreamBarrier::~StreamBarrier() = default;
 
-void StreamBarrier::wait(cudaStream_t stream) {
-  detail::launch_stream_barrier(state_->rt.context(), state_->arrivals, state_->epoch, stream);
+void StreamBarrier::wait(cudaStream_t stream, std::uint64_t* exit_time_ns) {
+  detail::launch_stream_barrier(state_->rt.context(), state_->arrivals, state_->epoch, exit_time_ns,
+                                stream);
 }
 
 const std::uint64_t* StreamBarrier::device_epoch() const { return state_->epoch; }

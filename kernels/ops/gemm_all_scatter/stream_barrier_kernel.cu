@@ -4,6 +4,7 @@
 // starts (kernel boundary), and its system-scope fence orders those writes before the
 // release; a peer that sees the flag therefore sees this rank's pushes into its heap.
 #include <cuda/atomic>
+#include <cuda/ptx>
 
 #include "launch.hpp"
 #include "symm/device/signal.cuh"
@@ -13,7 +14,7 @@ namespace symm::ops::detail {
 namespace {
 
 __global__ void stream_barrier_kernel(device::Context ctx, device::flag_t* arrivals,
-                                      device::flag_t* epoch) {
+                                      device::flag_t* epoch, std::uint64_t* exit_time) {
   const device::flag_t next = *epoch + 1;
   device::fence<cuda::memory_order_acq_rel, cuda::thread_scope_system>();
   const int peer = int(threadIdx.x);
@@ -22,15 +23,18 @@ __global__ void stream_barrier_kernel(device::Context ctx, device::flag_t* arriv
     device::wait_at_least(ctx, &arrivals[peer], next);
   }
   __syncthreads();
-  if (threadIdx.x == 0) *epoch = next;
+  if (threadIdx.x == 0) {
+    *epoch = next;
+    if (exit_time) *exit_time = cuda::ptx::get_sreg_globaltimer();  // a traced run's time zero
+  }
 }
 
 }  // namespace
 
 void launch_stream_barrier(const device::Context& ctx, std::uint64_t* arrivals, std::uint64_t* epoch,
-                           cudaStream_t stream) {
+                           std::uint64_t* exit_time, cudaStream_t stream) {
   const int threads = (ctx.world + 31) / 32 * 32;
-  stream_barrier_kernel<<<1, threads, 0, stream>>>(ctx, arrivals, epoch);
+  stream_barrier_kernel<<<1, threads, 0, stream>>>(ctx, arrivals, epoch, exit_time);
   check_cuda(cudaGetLastError(), "launch of stream_barrier_kernel");
 }
 

@@ -73,6 +73,39 @@ TEST(Results, GitCommitComesFromTheEnvironmentDirtyMarkIncluded) {
   EXPECT_EQ(git_commit_from_env(), "unknown");
 }
 
+// Two ranks on one GPU take turns: their file must say so, whatever else it records.
+TEST(Results, PlacementCountsDistinctGpusAndRanksPerGpu) {
+  RunInfo shared = sample_info();
+  set_rank_gpus(shared, {"0000:1b:00.0", "0000:1b:00.0"});
+  EXPECT_EQ(shared.gpus, 1);
+  EXPECT_EQ(shared.ranks_per_gpu, 2);
+  const nlohmann::json run = ResultsWriter(shared).to_json().at("run");
+  EXPECT_EQ(run.at("gpus"), 1);
+  EXPECT_EQ(run.at("ranks_per_gpu"), 2);
+  EXPECT_EQ(run.at("ranks_share_gpus"), true);
+  EXPECT_EQ(run.at("rank_gpus"), nlohmann::json::array({"0000:1b:00.0", "0000:1b:00.0"}));
+
+  RunInfo spread = sample_info();
+  set_rank_gpus(spread, {"0000:1b:00.0", "0000:43:00.0", "0000:1b:00.0"});
+  EXPECT_EQ(spread.gpus, 2);
+  EXPECT_EQ(spread.ranks_per_gpu, 2);
+  set_rank_gpus(spread, {"0000:1b:00.0", "0000:43:00.0"});
+  EXPECT_EQ(spread.gpus, 2);
+  EXPECT_EQ(spread.ranks_per_gpu, 1);
+  EXPECT_EQ(ResultsWriter(spread).to_json().at("run").at("ranks_share_gpus"), false);
+}
+
+TEST(Results, RecordsEverySymmVariableInEffect) {
+  ::setenv("SYMM_GEMM_SPLITS", "3", 1);
+  ::setenv("SYMMETRY", "not ours", 1);
+  const nlohmann::json env = ResultsWriter(sample_info()).to_json().at("run").at("symm_env");
+  ::unsetenv("SYMM_GEMM_SPLITS");
+  ::unsetenv("SYMMETRY");
+  EXPECT_EQ(env.at("SYMM_GEMM_SPLITS"), "3");
+  EXPECT_FALSE(env.contains("SYMMETRY"));
+  EXPECT_FALSE(symm_environment().contains("SYMM_GEMM_SPLITS"));
+}
+
 TEST(Results, CommandLineIsQuotedForTheShell) {
   const char* argv[] = {"./symm-bench", "-m", "8192", "--out=a b.json", "it's", ""};
   EXPECT_EQ(command_line_of(6, argv),

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <vector>
@@ -165,6 +166,51 @@ int peer_never_arrives(Runtime& rt) {
   }
   rt.team().barrier();  // rank 1 never runs the op; this ends when rank 0 is gone
   return 0;
+}
+
+int traced_run_covers_every_tile(Runtime& rt, ops::ScatterVariant variant) {
+  Failures failures("tile trace");
+  cudaStream_t stream = nullptr;
+  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  {
+    HeapScope scope(rt.heap());
+    const ops::AllScatterShape s{1000, 1536 * std::int64_t(rt.world()), 1024, gemm::DType::bf16,
+                                 gemm::BLayout::kn};
+    auto a = randn<bf16>(rt.heap(), {s.m, s.k}, 1, stream);
+    auto b = randn<bf16>(rt.heap(), {s.k, s.n / rt.world()}, 2, stream);
+    auto c = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
+    ops::GemmAllScatterOptions o;
+    o.variant = variant;
+    o.trace_tiles = true;
+    ops::GemmAllScatter op(rt, s, o);
+    for (int run = 0; run < 2; ++run) op.run(a.data, b.data, c.data, stream);  // the second is read
+    SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const std::vector<ops::TileEvent> events = op.tile_events();
+    const bool bulk = variant == ops::ScatterVariant::bulk_synchronous;  // the library GEMM: no hooks
+    const int tiles = op.plan().tiles;
+    std::vector<int> computed(tiles, 0), pushed(std::max(tiles, 4096), 0);
+    int drains = 0;
+    for (const ops::TileEvent& e : events) {
+      failures.check(e.begin_us <= e.end_us && e.end_us <= 0.0 && e.begin_us > -1e6,
+                     fmt::format("{} tile {} block {}: span [{}, {}] us", ops::to_string(e.kind), e.tile,
+                                 e.block, e.begin_us, e.end_us));
+      if (e.kind == ops::TileEvent::Kind::compute && e.tile < tiles) ++computed[e.tile];
+      if (e.kind == ops::TileEvent::Kind::push && e.tile < int(pushed.size())) ++pushed[e.tile];
+      drains += e.kind == ops::TileEvent::Kind::drain;
+    }
+    for (int t = 0; t < tiles && !bulk; ++t)
+      failures.check(computed[t] == gemm::kConsumers, fmt::format("tile {} computed {} times", t, computed[t]));
+    const bool pushes = variant != ops::ScatterVariant::tma_push;
+    const int per_tile = variant == ops::ScatterVariant::fused_sequential ? gemm::kConsumers : 1;
+    if (pushes && !bulk)
+      for (int t = 0; t < tiles; ++t)
+        failures.check(pushed[t] == per_tile, fmt::format("tile {} pushed {} times", t, pushed[t]));
+    if (bulk) failures.check(std::count(pushed.begin(), pushed.end(), 1) > 0, "bulk_synchronous pushed no tile");
+    failures.check((drains > 0) == (variant == ops::ScatterVariant::tma_push),
+                   fmt::format("{} drain events", drains));
+  }
+  SYMM_CUDA_CHECK(cudaStreamDestroy(stream));
+  return failures.exit_code();
 }
 
 }  // namespace symm::test

@@ -25,4 +25,9 @@ int comm_wait_times_out(Runtime& rt);
 // Rank 1 never joins the run: rank 0's stream barrier times out (and traps).
 int peer_never_arrives(Runtime& rt);
 
+// A traced run of `variant`: every tile computed once per consumer warpgroup, pushed
+// once where blocks push (comm blocks, fused_sequential), spans ordered and ending
+// before the barrier let the rank go; tma_push warpgroups end with a drain.
+int traced_run_covers_every_tile(Runtime& rt, ops::ScatterVariant variant);
+
 }  // namespace symm::test

@@ -51,6 +51,11 @@ TEST_P(EveryVariant, TwoHundredGraphReplaysNeverReadAStaleFlag) {
   EXPECT_EQ(run_on_ranks(2, [](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, variant_case(GetParam(), 2, 200, true)); }), 0);
 }
 
+TEST_P(EveryVariant, ATracedRunRecordsEveryTileOnTwoRanks) {
+  SYMM_REQUIRE_GPUS(1);
+  EXPECT_EQ(run_on_ranks(2, [](Runtime& rt) { return traced_run_covers_every_tile(rt, GetParam()); }), 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(GemmAllScatter, EveryVariant, ::testing::ValuesIn(ops::kScatterVariants),
                          [](const auto& info) { return std::string(ops::to_string(info.param)); });
 

@@ -1,0 +1,264 @@
+// Sweeps without a GPU: presets, the skip rules, the sweep file and resuming it after an
+// interruption at a random point, the progress line, and --preset on the command line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "command_line.hpp"
+#include "sweep_file.hpp"
+#include "sweep_preset.hpp"
+#include "sweep_progress.hpp"
+#include "sweep_rules.hpp"
+#include "symm/common/error.hpp"
+
+namespace symm::examples::gemm_all_scatter {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kPresets = SYMM_SOURCE_DIR "/bench/presets/";
+
+std::string error_of(const json& preset) {
+  try {
+    parse_preset(preset, "test");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+json minimal_preset() { return {{"sizes", {{8192, 4608, 36864}}}, {"ranks", {2}}}; }
+
+TEST(SweepPreset, IrissGridExpandsToEveryWorldSizeAndDtype) {
+  const SweepPreset p = load_preset(kPresets + "default.json");
+  EXPECT_EQ(p.problems.size(), 10u);  // 5 sizes x fp16, bf16
+  EXPECT_EQ(p.configs.size(), 6u);    // 3 tiles x 2 stage counts
+  EXPECT_EQ(p.configs.front(), (gemm::KernelConfig{128, 128, 64, 2, 1}));
+  EXPECT_EQ(p.variants.size(), std::size(ops::kScatterVariants));
+  const std::vector<SweepPoint> points = expand(p);
+  ASSERT_EQ(points.size(), 40u);  // x ranks 1, 2, 4, 8
+  EXPECT_EQ(points.front().key, "1r 4096x4608x36864 fp16");
+  EXPECT_EQ(points.back().world, 8);
+}
+
+TEST(SweepPreset, ShortPresetLetsThePlanChooseTheTile) {
+  const SweepPreset p = load_preset(kPresets + "short.json");
+  ASSERT_EQ(p.configs.size(), 1u);
+  EXPECT_FALSE(p.configs.front().has_value());
+  EXPECT_EQ(p.ranks, (std::vector<int>{1, 2}));
+}
+
+TEST(SweepPreset, MistakesAreRefusedNamingTheKey) {
+  json p = minimal_preset();
+  EXPECT_EQ(error_of(p), "accepted");
+  p["tile"] = {{128, 128, 64}};
+  EXPECT_NE(error_of(p).find("\"tile\" is not a preset key"), std::string::npos);
+  p = minimal_preset();
+  p["num_stages"] = {3};
+  EXPECT_NE(error_of(p).find("\"num_stages\" needs \"tiles\""), std::string::npos);
+  p = minimal_preset();
+  p["dtypes"] = {"fp32"};
+  EXPECT_NE(error_of(p).find("allowed: bf16, fp16"), std::string::npos);
+  p = minimal_preset();
+  p["ranks"] = {16};
+  EXPECT_NE(error_of(p).find("\"ranks\""), std::string::npos);
+  p = minimal_preset();
+  p["sizes"] = {{8192, 4608, 36864}, {8192, 4608, 36864}};
+  EXPECT_NE(error_of(p).find("twice"), std::string::npos);
+  p = minimal_preset();
+  p["variants"] = {"tma_push", "wg_specialisation"};
+  EXPECT_NE(error_of(p).find("wg_specialisation"), std::string::npos);
+}
+
+TEST(SweepRules, RankCountsNeedAGpuEachExceptTheSharedTwoRankRun) {
+  EXPECT_EQ(world_skip_reason(1, 1), "");
+  EXPECT_EQ(world_skip_reason(2, 1), "");  // 2 ranks sharing one GPU: correctness
+  EXPECT_NE(world_skip_reason(4, 1).find("4 ranks need 4 GPUs and 1 is visible"), std::string::npos);
+  EXPECT_EQ(world_skip_reason(4, 4), "");
+  EXPECT_NE(world_skip_reason(8, 2), "");
+}
+
+TEST(SweepRules, ConfigurationsThatCannotRunSayWhy) {
+  const ops::AllScatterShape shape{8192, 512, 36864};
+  const int smem = gemm::kSm90MaxSmemPerBlock;
+  EXPECT_EQ(config_skip_reason(shape, 2, {128, 128, 64, 3, 1}, smem), "");
+  // 512 / 8 = 64 columns per rank: narrower than a 128-wide tile (Iris's rule).
+  EXPECT_NE(config_skip_reason(shape, 8, {128, 128, 64, 3, 1}, smem).find("fewer than BLK_N = 128"),
+            std::string::npos);
+  EXPECT_NE(config_skip_reason(shape, 2, {256, 128, 64, 6, 1}, smem).find("shared memory"),
+            std::string::npos);
+  EXPECT_NE(config_skip_reason(shape, 2, {128, 128, 64, 4, 1}, smem).find("not built"), std::string::npos);
+}
+
+TEST(SweepRules, PlanSkipsTheShapeOrEachVariantThatCannotRun) {
+  CommandLine cl;
+  cl.shape = {8192, 4608, 36864};
+  ASSERT_EQ(parse_variants("all", cl.variants), "");
+  const std::vector<std::optional<gemm::KernelConfig>> configs{gemm::KernelConfig{128, 128, 64, 3, 1},
+                                                               gemm::KernelConfig{128, 128, 64, 4, 1}};
+  PointPlan plan = plan_point(cl, configs, 2, 132, gemm::kSm90MaxSmemPerBlock);
+  ASSERT_EQ(plan.groups.size(), 1u);  // 128x128x64s4 is not built
+  EXPECT_EQ(plan.groups[0].variants.size(), std::size(ops::kScatterVariants));
+  ASSERT_EQ(plan.skipped.size(), 1u);
+  EXPECT_EQ(plan.skipped[0].config, configs[1]);
+
+  cl.op.gemm_sms = 132;  // every SM computes: wg_specialization has no copy blocks left
+  plan = plan_point(cl, {configs[0]}, 2, 132, gemm::kSm90MaxSmemPerBlock);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  bool named = false;
+  for (const Row& row : plan.skipped)
+    named |= row.name == "wg_specialization" && row.skipped.find("gemm_sms") != std::string::npos;
+  EXPECT_TRUE(named);
+
+  cl.op.gemm_sms = 0;
+  plan = plan_point(cl, configs, 3, 132, gemm::kSm90MaxSmemPerBlock);  // 4608 / 3 = 1536, fine
+  EXPECT_FALSE(plan.groups.empty());
+  cl.shape.n = 4600;  // not divisible by 8 ranks: one row for the whole point
+  plan = plan_point(cl, configs, 8, 132, gemm::kSm90MaxSmemPerBlock);
+  EXPECT_TRUE(plan.groups.empty());
+  ASSERT_EQ(plan.skipped.size(), 1u);
+  EXPECT_NE(plan.skipped[0].skipped.find("4600"), std::string::npos);
+}
+
+TEST(SweepRules, OneRankPushesToLoopbackCopiesWithoutBaselines) {
+  const SweepPreset preset = load_preset(kPresets + "default.json");
+  const std::vector<SweepPoint> points = expand(preset);
+  CommandLine base;
+  EXPECT_EQ(point_command_line(base, preset, points.front()).op.loopback_peers, 1);
+  EXPECT_FALSE(point_command_line(base, preset, points.front()).baselines);  // nothing to scatter
+  EXPECT_EQ(point_command_line(base, preset, points.back()).op.loopback_peers, 0);
+  EXPECT_TRUE(point_command_line(base, preset, points.back()).baselines);
+  EXPECT_EQ(point_command_line(base, preset, points.back()).n_repeat, 30);
+  base.counts_given = true;  // --n_repeat on the command line wins
+  base.n_repeat = 7;
+  EXPECT_EQ(point_command_line(base, preset, points.back()).n_repeat, 7);
+}
+
+class SweepFileTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / fs::path("symm-sweep-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    path_ = (dir_ / "sweep.jsonl").string();
+    preset_ = load_preset(kPresets + "default.json");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void finish(const SweepFile& file, const SweepPoint& p, json row = {{"valid", true}}) {
+    file.append(started_line(p.key));
+    file.append(result_line(p.key, 1.5, RunInfo{}, {row}));
+  }
+  int result_lines() {
+    std::ifstream in(path_);
+    int n = 0;
+    for (std::string line; std::getline(in, line);) n += json::parse(line).contains("point");
+    return n;
+  }
+
+  fs::path dir_;
+  std::string path_;
+  SweepPreset preset_;
+};
+
+TEST_F(SweepFileTest, ResumesAfterAnInterruptionAtARandomPoint) {
+  const std::vector<SweepPoint> points = expand(preset_);
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 random(seed);
+  const std::size_t cut = std::uniform_int_distribution<std::size_t>(0, points.size() - 1)(random);
+  {
+    const SweepFile file(path_, "default.json", preset_.source);
+    for (std::size_t i = 0; i < cut; ++i) finish(file, points[i]);
+    file.append(started_line(points[cut].key));
+    std::ofstream(path_, std::ios::app) << R"({"schema": "symm.results/1", "point": ")";  // killed mid-write
+  }
+  const SweepFile file(path_, "default.json", preset_.source);  // drops the torn line
+  SweepState state = file.read();
+  EXPECT_EQ(state.finished.size(), cut);
+  EXPECT_EQ(state.interrupted, points[cut].key);
+  EXPECT_EQ(state.started, int(cut) + 1);  // a later launch that starts none is told apart
+  const std::vector<SweepPoint> left = unfinished(points, state);
+  ASSERT_EQ(left.size(), points.size() - cut);
+  EXPECT_EQ(left.front().key, points[cut].key);  // the interrupted point is measured again
+  for (const SweepPoint& p : left) finish(file, p);
+  state = file.read();
+  EXPECT_TRUE(unfinished(points, state).empty());
+  EXPECT_FALSE(state.interrupted);
+  EXPECT_EQ(result_lines(), int(points.size()));  // no point measured twice
+  EXPECT_EQ(state.seconds.size(), points.size());
+}
+
+TEST_F(SweepFileTest, FailedAndInvalidPointsAreFinishedAndCounted) {
+  const std::vector<SweepPoint> points = expand(preset_);
+  const SweepFile file(path_, "default.json", preset_.source);
+  finish(file, points[0], {{"valid", false}});
+  finish(file, points[1], {{"variant", nullptr}, {"failed", "the ranks ended with exit code 1"}});
+  finish(file, points[2], {{"valid", nullptr}, {"skipped", "4 ranks need 4 GPUs"}});
+  const SweepState state = file.read();
+  EXPECT_EQ(state.finished.size(), 3u);
+  EXPECT_EQ(state.failed, (std::vector<std::string>{points[0].key, points[1].key}));
+}
+
+TEST_F(SweepFileTest, AnotherPresetsFileIsRefused) {
+  { const SweepFile file(path_, "default.json", preset_.source); }
+  const SweepPreset other = load_preset(kPresets + "short.json");
+  try {
+    const SweepFile file(path_, "short.json", other.source);
+    FAIL() << "resumed a sweep of another preset";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("another preset (default.json)"), std::string::npos) << e.what();
+  }
+  std::ofstream(dir_ / "results.json") << R"({"schema": "symm.results/1", "rows": []})" << "\n";
+  EXPECT_THROW(SweepFile((dir_ / "results.json").string(), "default.json", preset_.source), Error);
+}
+
+TEST(SweepProgress, SaysDoneLeftAndTimeLeft) {
+  EXPECT_EQ(duration_text(45), "45s");
+  EXPECT_EQ(duration_text(432), "7m12s");
+  EXPECT_EQ(duration_text(3720), "1h02m");
+  EXPECT_FALSE(seconds_left({}, 3));
+  EXPECT_DOUBLE_EQ(*seconds_left({10, 20}, 3), 45);
+  EXPECT_EQ(progress_text(12, 60, 432.0), "[####----------------] 12/60 points, 48 left, about 7m12s to go");
+  EXPECT_EQ(progress_text(0, 4, std::nullopt, 4), "[----] 0/4 points, 4 left, time left not known yet");
+}
+
+struct Parsed {
+  int code = 0;
+  CommandLine cl;
+  std::string stderr_text;
+};
+
+Parsed parse_args(std::vector<std::string> args) {
+  args.insert(args.begin(), "10_test");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  Parsed p;
+  testing::internal::CaptureStderr();
+  p.code = parse(int(argv.size()), argv.data(), {"10_test", "test", ops::ScatterVariant::tma_push}, p.cl);
+  p.stderr_text = testing::internal::GetCapturedStderr();
+  return p;
+}
+
+TEST(SweepCommandLine, ThePresetDefinesThePointsAndTheFileName) {
+  const std::string preset = kPresets + "short.json";
+  Parsed p = parse_args({"--preset", preset});
+  ASSERT_EQ(p.code, -1) << p.stderr_text;
+  EXPECT_EQ(p.cl.output_file, "sweep-short.jsonl");
+  EXPECT_EQ(parse_args({"--preset", preset, "-r", "2", "-o", "x.jsonl"}).cl.output_file, "x.jsonl");
+  p = parse_args({"--preset", preset, "-m", "4096"});
+  EXPECT_EQ(p.code, 2);
+  EXPECT_NE(p.stderr_text.find("drop -m"), std::string::npos) << p.stderr_text;
+  p = parse_args({"--preset", preset, "-r", "4"});
+  EXPECT_EQ(p.code, 2);
+  EXPECT_NE(p.stderr_text.find("-r 4"), std::string::npos) << p.stderr_text;
+  p = parse_args({"--preset", kPresets + "missing.json"});
+  EXPECT_EQ(p.code, 2);
+  EXPECT_NE(p.stderr_text.find("missing.json"), std::string::npos) << p.stderr_text;
+  EXPECT_EQ(parse_args({"--preset", preset, "-o", ""}).code, 2);
+}
+
+}  // namespace
+}  // namespace symm::examples::gemm_all_scatter

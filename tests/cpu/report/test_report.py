@@ -1,0 +1,79 @@
+"""symm-report on a fixture sweep: the golden Markdown report, the CSV, the plots (PNG and
+valid SVG), the contender matrix, and the index of a results folder."""
+import csv
+import os
+import shutil
+import tempfile
+import unittest
+import xml.etree.ElementTree as ElementTree
+
+import support
+from symm_results import records
+
+CEILINGS = os.path.relpath(support.CEILINGS, support.FIXTURES)
+
+
+class Report(unittest.TestCase):
+    def setUp(self):
+        self.out = tempfile.mkdtemp(prefix="symm-report-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.out)
+
+    def report(self, *extra):
+        code, text = support.run_tool("symm-report", "sweep.jsonl", "--ceilings", CEILINGS,
+                                      "--out", self.out, *extra)
+        self.assertEqual(code, 0, text)
+
+    def test_markdown_matches_the_golden_report(self):
+        self.report("--no-plots")
+        with open(os.path.join(self.out, "report.md")) as f:
+            got = f.read()
+        with open(os.path.join(support.FIXTURES, "report.md")) as f:
+            self.assertEqual(got, f.read(), "regenerate tests/cpu/report/fixtures/report.md only after "
+                                            "checking the difference by eye")
+
+    def test_csv_holds_every_timed_contender(self):
+        self.report("--no-plots")
+        with open(os.path.join(self.out, "report.csv")) as f:
+            rows = list(csv.DictReader(f))
+        timed = [r for r in records.records_of(os.path.join(support.FIXTURES, "sweep.jsonl")) if r.tflops]
+        self.assertEqual(len(rows), len(timed))
+        self.assertEqual(rows[0]["variant"], "tma_push")
+        self.assertAlmostEqual(float(rows[0]["efficiency %"]), 100 * float(rows[0]["TFLOP/s"]) / 989, places=6)
+
+    def test_plots_are_written_as_png_and_valid_svg(self):
+        self.report()
+        for stem in ("roofline", "speedup"):
+            png, svg = (os.path.join(self.out, f"{stem}.{ext}") for ext in ("png", "svg"))
+            with open(png, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", png)
+            self.assertGreater(os.path.getsize(png), 10_000, png)
+            root = ElementTree.parse(svg).getroot()
+            self.assertEqual(root.tag, "{http://www.w3.org/2000/svg}svg", svg)
+            self.assertGreater(len(list(root.iter())), 100, f"{svg} draws next to nothing")
+
+    def test_matrix_alone_needs_no_output_folder(self):
+        code, text = support.run_tool("symm-report", "sweep.jsonl", "--matrix")
+        self.assertEqual(code, 0, text)
+        self.assertIn("| 4096 x 4608 x 8192 bf16 | 2r/1g shared | 0.950 (1.06) |", text)
+        self.assertIn("0.990 (1.10) INVALID", text)
+
+    def test_index_has_a_line_per_result_file(self):
+        folder = os.path.join(self.out, "results")
+        os.makedirs(os.path.join(folder, "sweeps"))
+        shutil.copy(os.path.join(support.FIXTURES, "sweep.jsonl"), os.path.join(folder, "sweeps"))
+        shutil.copy(os.path.join(support.ROOT, "bench", "results", "gemm", "2026-11-30-run7-gemm.json"), folder)
+        code, text = support.run_tool("symm-report", "--index", folder)
+        self.assertEqual(code, 0, text)
+        with open(os.path.join(folder, "INDEX.md")) as f:
+            lines = [line for line in f if line.startswith("| ") and not line.startswith(("| file", "| ---"))]
+        self.assertEqual(len(lines), 2)
+        self.assertIn("ours / cuBLASLt geomean", lines[0])
+        self.assertIn("| sweeps/sweep.jsonl | `10_gemm_all_scatter_wg_specialization --preset", lines[1])
+        self.assertIn("0123456789 | NVIDIA H200 | 580.159.04 | 2026-12-01 | 5 points; best tma_push 754.2",
+                      lines[1])
+
+
+if __name__ == "__main__":
+    unittest.main()

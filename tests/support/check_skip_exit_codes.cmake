@@ -1,0 +1,15 @@
+# cmake -DPROBE=<skip_exit_probe> -DSKIP_CODE=<n> -P check_skip_exit_codes.cmake
+# A run is reported skipped only when every selected case skipped and none failed.
+function(expect filter code)
+  execute_process(COMMAND ${PROBE} --gtest_filter=${filter} RESULT_VARIABLE got OUTPUT_QUIET ERROR_QUIET)
+  if(NOT got EQUAL code)
+    message(SEND_ERROR "--gtest_filter=${filter} exited with ${got}, expected ${code}")
+  endif()
+endfunction()
+expect(Probe.Passes 0)
+expect(Probe.Skips ${SKIP_CODE})
+expect(Probe.Fails 1)
+expect(Probe.FailsThenSkips 1)
+expect(Probe.Skips:Probe.Fails 1)
+expect(Probe.Skips:Probe.Passes 0)
+expect(Probe.* 1)
