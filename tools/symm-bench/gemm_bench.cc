@@ -163,25 +163,6 @@ double geomean(const std::vector<double>& v) {
 
 }  // namespace
 
-std::vector<GemmShape> load_preset(const std::string& path, std::vector<int>& fewer_sms) {
-  std::ifstream in(path);
-  if (!in) throw Error("symm-bench: cannot read preset file '" + path +
-                      "': give the path of a JSON preset, e.g. bench/gemm/quick.json");
-  const json j = json::parse(in);
-  std::vector<GemmShape> shapes;
-  for (const auto& s : j.value("square", json::array()))
-    shapes.push_back({s[0].get<std::int64_t>(), s[1].get<std::int64_t>(), s[2].get<std::int64_t>(), 1});
-  const json sharded = j.value("sharded", json::object());
-  for (int world : sharded.value("worlds", std::vector<int>{1}))
-    for (const auto& s : sharded.value("shapes", json::array())) {
-      const auto n = s[1].get<std::int64_t>();
-      if (n % world == 0)
-        shapes.push_back({s[0].get<std::int64_t>(), n / world, s[2].get<std::int64_t>(), world});
-    }
-  if (fewer_sms.empty()) fewer_sms = j.value("fewer_sms", std::vector<int>{});
-  return shapes;
-}
-
 int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv) {
   cudaStream_t stream = nullptr;
   SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));

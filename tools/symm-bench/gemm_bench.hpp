@@ -7,14 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "gemm_preset.hpp"
 #include "symm/gemm/plan.hpp"
 
 namespace symm::bench {
-
-struct GemmShape {
-  std::int64_t m, n, k;
-  int world;  // n is the per-rank shard N / world (1: the whole matrix)
-};
 
 struct GemmBenchOptions {
   std::vector<GemmShape> shapes;
@@ -27,10 +23,6 @@ struct GemmBenchOptions {
   gemm::GemmOptions gemm;      // main: GemmOptions::from_env(), then the command line
   std::string output;          // JSON path; empty: none
 };
-
-// Shapes from a preset file (bench/gemm/*.json): square shapes as they are, sharded ones
-// as (M, N / world, K) for each world that divides N.
-std::vector<GemmShape> load_preset(const std::string& path, std::vector<int>& fewer_sms);
 
 // Runs the benchmark; returns the process exit code (non-zero when an output is wrong).
 int run_gemm_bench(const GemmBenchOptions& options, int argc, const char* const* argv);

@@ -32,9 +32,15 @@ int main(int argc, char** argv) {
 
   try {
     gemm.gemm = symm::gemm::GemmOptions::from_env();  // SYMM_GEMM_*: a bad value is reported here
-    if (!preset.empty()) gemm.shapes = symm::bench::load_preset(preset, gemm.fewer_sms);
+    if (!preset.empty() && !mnk.empty())
+      throw std::runtime_error("give --preset FILE or --mnk M N K, not both");
+    if (!preset.empty()) {
+      symm::bench::GemmPreset p = symm::bench::load_gemm_preset(preset);
+      gemm.shapes = std::move(p.shapes);
+      if (gemm.fewer_sms.empty()) gemm.fewer_sms = std::move(p.fewer_sms);
+    }
     if (!mnk.empty()) gemm.shapes.push_back({mnk[0], mnk[1], mnk[2], 1});
-    if (gemm.shapes.empty()) throw std::runtime_error("give --preset or --mnk");
+    if (gemm.shapes.empty()) throw std::runtime_error("give --preset FILE (bench/gemm/*.json) or --mnk M N K");
     if (dtype != "both")
       gemm.dtypes = {dtype == "bf16" ? symm::gemm::DType::bf16 : symm::gemm::DType::fp16};
     gemm.layout = layout == "kn" ? symm::gemm::BLayout::kn : symm::gemm::BLayout::nk;

@@ -1,0 +1,86 @@
+// symm-bench gemm's presets: the committed ones read as before, and every malformed one
+// is refused with the file and the key named (these used to crash: worlds [0] divided by
+// zero, an empty shape read out of bounds).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "gemm_preset.hpp"
+#include "symm/common/error.hpp"
+
+namespace symm::bench {
+namespace {
+
+std::string refusal(const std::string& text) {
+  try {
+    parse_gemm_preset(text, "p.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+TEST(GemmPreset, QuickPresetGivesTheSquareAndEveryDividingShard) {
+  const GemmPreset p = parse_gemm_preset(
+      R"({"square": [[8192, 8192, 8192]], "sharded": {"worlds": [1, 5, 8], "shapes": [[8192, 4608, 36864]]},
+          "fewer_sms": [16]})",
+      "quick.json");
+  ASSERT_EQ(p.shapes.size(), 3u);  // world 5 does not divide 4608: skipped, as before
+  EXPECT_EQ(p.shapes[0].n, 8192);
+  EXPECT_EQ(p.shapes[2].n, 576);
+  EXPECT_EQ(p.shapes[2].world, 8);
+  EXPECT_EQ(p.fewer_sms, std::vector<int>{16});
+}
+
+TEST(GemmPreset, CommittedPresetsAreValid) {
+  int read = 0;
+  for (const auto& f : std::filesystem::directory_iterator(std::string(SYMM_SOURCE_DIR) + "/bench/gemm")) {
+    if (f.path().extension() != ".json") continue;
+    EXPECT_FALSE(load_gemm_preset(f.path()).shapes.empty()) << f.path();
+    ++read;
+  }
+  EXPECT_GE(read, 2);
+}
+
+TEST(GemmPreset, MalformedPresetsAreRefusedNamingTheKey) {
+  const struct {
+    const char* text;
+    const char* names;
+  } cases[] = {
+      {R"({"sharded": {"worlds": [0], "shapes": [[8, 8, 8]]}})", "sharded.worlds[0]"},
+      {R"({"sharded": {"worlds": [-2], "shapes": [[8, 8, 8]]}})", "sharded.worlds[0]"},
+      {R"({"square": [[]]})", "square[0]"},
+      {R"({"square": [[8192, 8192]]})", "square[0]"},
+      {R"({"square": [[8192, 8192, 8192, 1]]})", "square[0]"},
+      {R"({"square": [[8192, 0, 8192]]})", "square[0] N"},
+      {R"({"square": [[8192, "a", 8192]]})", "square[0] N"},
+      {R"({"square": [[8192, 8192, 1e12]]})", "square[0] K"},
+      {R"({"square": [[8192, 8192, 4294967296]]})", "square[0] K"},
+      {R"({"square": 5})", "square must be a list"},
+      {R"({"squares": [[8, 8, 8]]})", "unknown key 'squares'"},
+      {R"({"sharded": {"world": [1], "shapes": [[8, 8, 8]]}})", "unknown key 'world' in sharded"},
+      {R"({"sharded": [1, 2]})", "sharded must be an object"},
+      {R"({"square": [[8, 8, 8]], "fewer_sms": [0]})", "fewer_sms[0]"},
+      {R"({"description": "nothing"})", "no shape to run"},
+      {R"([1, 2, 3])", "must be a JSON object"},
+      {R"({"square": [[8, 8, 8]],)", "not valid JSON"},
+  };
+  for (const auto& c : cases) {
+    const std::string why = refusal(c.text);
+    EXPECT_NE(why.find("preset p.json"), std::string::npos) << c.text << " -> " << why;
+    EXPECT_NE(why.find(c.names), std::string::npos) << c.text << " -> " << why;
+  }
+}
+
+TEST(GemmPreset, AMissingFileSaysWhatToGive) {
+  try {
+    load_gemm_preset("/nonexistent/preset.json");
+    FAIL() << "a missing preset was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bench/gemm/quick.json"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace symm::bench

@@ -1,0 +1,29 @@
+#pragma once
+// Preset files of `symm-bench gemm` (bench/gemm/*.json), read and checked before any GPU
+// work: every mistake is a symm::Error naming the file and the key.
+//
+//   {"description": "...", "square": [[M, N, K], ...],
+//    "sharded": {"worlds": [1, 2, 8], "shapes": [[M, N, K], ...]}, "fewer_sms": [16, 32]}
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace symm::bench {
+
+struct GemmShape {
+  std::int64_t m, n, k;
+  int world;  // n is the per-rank shard N / world (1: the whole matrix)
+};
+
+struct GemmPreset {
+  std::vector<GemmShape> shapes;  // square ones as given, sharded ones as (M, N / world, K)
+  std::vector<int> fewer_sms;     // also time ours on SMs - s blocks, for each s
+};
+
+// Parses `text` (the contents of `path`, named in errors). Unknown keys, shapes that are
+// not three integers >= 1, worlds < 1 or fewer_sms < 1 are refused; a world that does not
+// divide a shape's N skips that shard, as before.
+GemmPreset parse_gemm_preset(const std::string& text, const std::string& path);
+GemmPreset load_gemm_preset(const std::string& path);
+
+}  // namespace symm::bench
