@@ -10,6 +10,7 @@
 #include "gather.hpp"
 #include "records.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/input_checks.hpp"
 #include "symm/host/launch.hpp"
 #include "symm/host/log.hpp"
 #include "symm/host/options.hpp"
@@ -24,7 +25,30 @@ struct CommandLine {
   bool counts_given = false;    // --n_warmup, --n_repeat or --iterations on the command line
 };
 
-// Parses argv; returns the exit code for a bad or --help command line, else -1.
+// The numeric options' ranges and the results file, checked before any rank starts;
+// returns what is wrong, or empty.
+std::string check_options(const Spec& spec, const CommandLine& cl) {
+  const Options& o = cl.options;
+  for (std::string why :
+       {check_at_least("--iterations", o.iterations, spec.iterations > 0 ? 1 : 0),
+        check_at_least("--blocks", o.blocks, 0), check_between("--threads", o.threads, 32, 1024),
+        check_at_least("--n_warmup", o.n_warmup, 0), check_at_least("--n_repeat", o.n_repeat, 1)}) {
+    if (!why.empty()) return why;
+  }
+  if (o.min_bytes < 8 || o.min_bytes % 8 != 0 || o.max_bytes % 8 != 0 || o.min_bytes > o.max_bytes)
+    return fmt::format("sizes must be multiples of 8 bytes with 8 <= --min_bytes <= --max_bytes "
+                       "(got {} and {})",
+                       o.min_bytes, o.max_bytes);
+  // With -r the world is known now; otherwise each rank checks it.
+  const int ranks = cl.launch.num_ranks;
+  if (ranks > 0 && ranks < spec.min_ranks)
+    return fmt::format("-r {}: this example needs at least {} ranks (-r {})", ranks, spec.min_ranks,
+                       spec.min_ranks);
+  return check_output_file("-o/--output_file", o.output_file);
+}
+
+// Parses argv; returns the exit code for a bad or --help command line (0 after --help,
+// 2 for a bad command line, with one line saying what is wrong), else -1.
 int parse(int argc, char** argv, const Spec& spec, CommandLine& cl) {
   Options& o = cl.options;
   o.min_bytes = spec.min_bytes;
@@ -33,6 +57,7 @@ int parse(int argc, char** argv, const Spec& spec, CommandLine& cl) {
   o.output_file = spec.name + ".json";
   CLI::App app{spec.summary, spec.name};
   add_launch_options(app, cl.launch);
+  app.option_defaults()->always_capture_default();  // --help shows the defaults below
   app.add_flag("-v,--validate", o.validate, "check every case's results (with neither -v nor -b: both)");
   app.add_flag("-b,--benchmark", o.benchmark, "time every case and print the tables");
   if (spec.has_sizes) {
@@ -40,32 +65,25 @@ int parse(int argc, char** argv, const Spec& spec, CommandLine& cl) {
     add_bytes_option(app, "--max_bytes", o.max_bytes, "largest transfer (sizes double up to it)");
   }
   std::vector<CLI::Option*> counts;
-  if (spec.iterations > 0) {
-    counts.push_back(app.add_option("-i,--iterations", o.iterations, "operations per kernel")
-                         ->check(CLI::PositiveNumber));
-  }
-  app.add_option("--blocks", o.blocks, "thread blocks per kernel (default: one per SM)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--threads", o.threads, "threads per block")->check(CLI::Range(32, 1024));
-  counts.push_back(app.add_option("--n_warmup", o.n_warmup, "untimed iterations per case")
-                       ->check(CLI::NonNegativeNumber));
-  counts.push_back(app.add_option("--n_repeat", o.n_repeat, "timed iterations per case")
-                       ->check(CLI::PositiveNumber));
+  if (spec.iterations > 0)
+    counts.push_back(app.add_option("-i,--iterations", o.iterations, "operations per kernel (>= 1)"));
+  app.add_option("--blocks", o.blocks, "thread blocks per kernel (0: one per SM)");
+  app.add_option("--threads", o.threads, "threads per block (32 to 1024)");
+  counts.push_back(app.add_option("--n_warmup", o.n_warmup, "untimed iterations per case (>= 0)"));
+  counts.push_back(app.add_option("--n_repeat", o.n_repeat, "timed iterations per case (>= 1)"));
   app.add_option("-o,--output_file", o.output_file, "JSON results (empty: none)");
-  add_bytes_option(app, "--heap_size", cl.heap_size, "symmetric heap per rank (default: as needed)");
+  add_bytes_option(app, "--heap_size", cl.heap_size, "symmetric heap per rank (0: as needed)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return app.exit(e) == 0 ? 0 : 2;  // --help succeeds; every bad command line is 2
   }
   if (!o.validate && !o.benchmark) o.validate = o.benchmark = true;
-  if (o.min_bytes < 8 || o.min_bytes % 8 != 0 || o.max_bytes % 8 != 0 || o.min_bytes > o.max_bytes) {
-    log::error(fmt::format("{}: sizes must be multiples of 8 bytes with 8 <= --min_bytes <= "
-                           "--max_bytes (got {} and {})",
-                           spec.name, o.min_bytes, o.max_bytes));
+  cl.counts_given = std::any_of(counts.begin(), counts.end(), [](auto* c) { return c->count() > 0; });
+  if (const std::string why = check_options(spec, cl); !why.empty()) {
+    log::error(fmt::format("{}: {}", spec.name, why));
     return 2;
   }
-  cl.counts_given = std::any_of(counts.begin(), counts.end(), [](auto* c) { return c->count() > 0; });
   return -1;
 }
 

@@ -4,17 +4,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 
 #include "sweep_preset.hpp"
 #include "symm/common/error.hpp"
 #include "symm/gemm/plan.hpp"
+#include "symm/host/input_checks.hpp"
 #include "symm/host/log.hpp"
 #include "symm/host/options.hpp"
 
@@ -67,8 +64,7 @@ std::string resolve_tile(const TileFlags& flags, std::optional<gemm::KernelConfi
   return {};
 }
 
-// The numeric flags' ranges, checked one by one so the message names the flag (CLI11's
-// range validators would print their bounds, some of them 309 digits long).
+// The numeric flags' ranges, checked one by one so the message names the flag.
 std::string check_bounds(const CommandLine& cl, const TileFlags& tile) {
   constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1;
   constexpr std::int64_t kNone = -1;  // no upper bound
@@ -85,33 +81,10 @@ std::string check_bounds(const CommandLine& cl, const TileFlags& tile) {
       {"--BLK_M", tile.blk_m, 0, kNone},      {"--BLK_N", tile.blk_n, 0, kNone},
       {"--BLK_K", tile.blk_k, 0, kNone},      {"--num_stages", tile.stages, 0, kNone}};
   for (const Bound& b : bounds) {
-    if (b.value < b.min || (b.max != kNone && b.value > b.max)) {
-      return b.max == kNone ? fmt::format("{} {}: must be >= {}", b.flag, b.value, b.min)
-                            : fmt::format("{} {}: must be between {} and {} (2^31 - 1)", b.flag,
-                                          b.value, b.min, b.max);
-    }
+    std::string why = b.max == kNone ? check_at_least(b.flag, b.value, b.min)
+                                     : check_between(b.flag, b.value, b.min, b.max);
+    if (!why.empty()) return why;
   }
-  return {};
-}
-
-// Fails before any measurement when the results file could not be written: creates and
-// removes a file in its directory, as ResultsWriter writes a temporary file there.
-std::string check_writable(const std::string& path) {
-  if (path.empty()) return {};
-  namespace fs = std::filesystem;
-  const fs::path file(path);
-  std::error_code ec;
-  if (fs::is_directory(file, ec))
-    return fmt::format("-o/--output_file {} is a directory; give a file name", path);
-  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  std::string probe = (dir / ".gemm_all_scatter_probe_XXXXXX").string();
-  const int fd = mkstemp(probe.data());
-  if (fd < 0)
-    return fmt::format("-o/--output_file {}: cannot create a file in {}: {} (create the directory, "
-                       "or choose another path)",
-                       path, dir.string(), std::strerror(errno));
-  close(fd);
-  unlink(probe.c_str());
   return {};
 }
 
@@ -239,7 +212,7 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
   // sweep's points are checked one by one (sweep_rules.hpp).
   if (problem.empty() && cl.launch.num_ranks > 0 && cl.preset.empty())
     problem = check_combination(cl, cl.launch.num_ranks, gemm::DeviceLimits{}.sm_count);
-  if (problem.empty()) problem = check_writable(cl.output_file);
+  if (problem.empty()) problem = check_output_file("-o/--output_file", cl.output_file);
   if (problem.empty()) return -1;
   log::error(fmt::format("{}: {}", program.name, problem));
   return 2;

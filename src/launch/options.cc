@@ -13,6 +13,7 @@
 #include "env.hpp"
 #include "limits.hpp"
 #include "symm/common/error.hpp"
+#include "symm/host/input_checks.hpp"
 
 namespace symm {
 namespace {
@@ -136,7 +137,15 @@ void add_launch_options(CLI::App& app, LaunchOptions& options) {
   app.add_option("-r,--num_ranks", options.num_ranks,
                  "number of ranks to run (default: one per visible GPU; under torchrun, "
                  "mpirun or srun: the launcher's ranks)")
-      ->check(CLI::Range(1, detail::kMaxRanks));
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::int64_t n = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+            // Not a number: left to CLI11's conversion error, which names the flag too.
+            if (ec != std::errc() || end != text.data() + text.size()) return {};
+            return check_between("-r", n, 1, detail::kMaxRanks);
+          },
+          "1 to " + std::to_string(detail::kMaxRanks)));
   CLI::Validator is_seconds(
       [](std::string& text) -> std::string {
         return detail::parse_seconds(text) ? std::string{}

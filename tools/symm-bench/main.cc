@@ -1,55 +1,119 @@
 // symm-bench: benchmarks of symm's kernels against their baselines (one GPU per process).
 //   symm-bench gemm --preset bench/gemm/issue4.json --output bench/results/gemm.json
+// Exit codes: 0 done, 1 a failure while running, 2 a bad command line, preset or SYMM_*
+// variable (one line naming it, before any GPU work).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <exception>
 
 #include "gemm_bench.hpp"
+#include "symm/gemm/config.hpp"
+#include "symm/host/input_checks.hpp"
+
+namespace {
+
+// `symm-bench gemm`'s flags as given, before they become GemmBenchOptions.
+struct GemmFlags {
+  std::string preset, dtype = "both", layout = "nk", config;
+  std::vector<std::int64_t> mnk;
+  bool no_tune = false;
+};
+
+// --config must name one of the built configurations (the plan refuses others later, on
+// the GPU).
+std::string check_config(const std::string& text, symm::gemm::KernelConfig& out) {
+  const bool parsed = symm::gemm::parse_config(text, out);
+  std::string built;
+  for (const symm::gemm::KernelConfig& c : symm::gemm::kWgmmaConfigs) {
+    if (parsed && out == c) return {};
+    built += (built.empty() ? "" : ", ") + symm::gemm::to_string(c);
+  }
+  return fmt::format("--config {}: no such configuration is built (BLK_MxBLK_NxBLK_K s stages "
+                     "[c cluster]); built: {}",
+                     text, built);
+}
+
+// The numbers' ranges and the output path, named flag by flag.
+std::string check_numbers(const GemmFlags& flags, const symm::bench::GemmBenchOptions& gemm) {
+  for (std::string why : {symm::check_at_least("--repeats", gemm.repeats, 1),
+                          symm::check_at_least("--warmup", gemm.warmup, 0),
+                          symm::check_at_least("--iters", gemm.iters, 1),
+                          symm::check_output_file("--output", gemm.output)}) {
+    if (!why.empty()) return why;
+  }
+  for (std::size_t i = 0; i < flags.mnk.size(); ++i) {
+    const std::string dim = fmt::format("--mnk {}", "MNK"[i]);
+    if (std::string why = symm::check_at_least(dim, flags.mnk[i], 1); !why.empty()) return why;
+  }
+  for (int s : gemm.fewer_sms) {
+    if (std::string why = symm::check_at_least("--fewer-sms", s, 1); !why.empty()) return why;
+  }
+  return {};
+}
+
+// Turns the flags, the preset and SYMM_GEMM_* into `gemm`; returns what is wrong with the
+// flags, or empty; a bad preset or variable throws, its message naming it.
+std::string read_gemm_flags(const GemmFlags& flags, symm::bench::GemmBenchOptions& gemm) {
+  if (std::string why = check_numbers(flags, gemm); !why.empty()) return why;
+  if (!flags.preset.empty() && !flags.mnk.empty()) return "give --preset FILE or --mnk M N K, not both";
+  gemm.gemm = symm::gemm::GemmOptions::from_env();
+  if (!flags.preset.empty()) {
+    symm::bench::GemmPreset p = symm::bench::load_gemm_preset(flags.preset);
+    gemm.shapes = std::move(p.shapes);
+    if (gemm.fewer_sms.empty()) gemm.fewer_sms = std::move(p.fewer_sms);
+  }
+  if (!flags.mnk.empty()) gemm.shapes.push_back({flags.mnk[0], flags.mnk[1], flags.mnk[2], 1});
+  if (gemm.shapes.empty()) return "give --preset FILE (bench/gemm/*.json) or --mnk M N K";
+  if (flags.dtype != "both")
+    gemm.dtypes = {flags.dtype == "bf16" ? symm::gemm::DType::bf16 : symm::gemm::DType::fp16};
+  gemm.layout = flags.layout == "kn" ? symm::gemm::BLayout::kn : symm::gemm::BLayout::nk;
+  if (!flags.config.empty()) {
+    symm::gemm::KernelConfig c;
+    if (std::string why = check_config(flags.config, c); !why.empty()) return why;
+    gemm.gemm.config = c;
+  }
+  gemm.tune = !flags.no_tune && !gemm.gemm.config && !gemm.gemm.force_fallback;
+  return {};
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"symm-bench: symm kernels against their baselines"};
   app.require_subcommand(1);
 
   symm::bench::GemmBenchOptions gemm;
-  std::string preset, dtype = "both", layout = "nk", config;
-  std::vector<std::int64_t> mnk;
+  GemmFlags flags;
   auto* g = app.add_subcommand("gemm", "our GEMM vs cublasLt (TFLOPS, ratio, spread)");
-  g->add_option("--preset", preset, "shape preset (bench/gemm/*.json)");
-  g->add_option("--mnk", mnk, "one problem M N K instead of a preset")->expected(3)->check(CLI::PositiveNumber);
-  g->add_option("--dtype", dtype, "bf16, fp16 or both")->check(CLI::IsMember({"bf16", "fp16", "both"}));
-  g->add_option("--layout", layout, "B as N x K (nk) or K x N (kn)")->check(CLI::IsMember({"nk", "kn"}));
-  g->add_option("--config", config, "force our configuration, e.g. 128x256x64s4");
-  g->add_option("--fewer-sms", gemm.fewer_sms, "also time ours on SMs - s blocks")->check(CLI::PositiveNumber);
-  g->add_option("--repeats", gemm.repeats, "interleaved repeats (spread across them)")->check(CLI::PositiveNumber);
-  g->add_option("--warmup", gemm.warmup, "do_bench warm-up iterations")->check(CLI::NonNegativeNumber);
-  g->add_option("--iters", gemm.iters, "do_bench timed iterations")->check(CLI::PositiveNumber);
+  g->option_defaults()->always_capture_default();  // --help shows the defaults below
+  g->add_option("--preset", flags.preset, "shape preset (bench/gemm/*.json)");
+  g->add_option("--mnk", flags.mnk, "one problem M N K (each >= 1) instead of a preset")->expected(3);
+  g->add_option("--dtype", flags.dtype, "bf16, fp16 or both")->check(CLI::IsMember({"bf16", "fp16", "both"}));
+  g->add_option("--layout", flags.layout, "B as N x K (nk) or K x N (kn)")->check(CLI::IsMember({"nk", "kn"}));
+  g->add_option("--config", flags.config, "force our configuration, e.g. 128x256x64s4");
+  g->add_option("--fewer-sms", gemm.fewer_sms, "also time ours on SMs - s blocks (each s >= 1)");
+  g->add_option("--repeats", gemm.repeats, "interleaved repeats (spread across them; >= 1)");
+  g->add_option("--warmup", gemm.warmup, "do_bench warm-up iterations (>= 0)");
+  g->add_option("--iters", gemm.iters, "do_bench timed iterations (>= 1)");
   g->add_option("--seed", gemm.seed, "random seed (0: fresh)");
-  g->add_option("--output", gemm.output, "results JSON path");
-  bool no_tune = false;
-  g->add_flag("--no-tune", no_tune, "ours: the heuristic's plan, untimed (default: fastest of its best few)");
-  CLI11_PARSE(app, argc, argv);
-
+  g->add_option("--output", gemm.output, "results JSON path (empty: none)");
+  g->add_flag("--no-tune", flags.no_tune, "ours: the heuristic's plan, untimed (default: fastest of its best few)");
   try {
-    gemm.gemm = symm::gemm::GemmOptions::from_env();  // SYMM_GEMM_*: a bad value is reported here
-    if (!preset.empty() && !mnk.empty())
-      throw std::runtime_error("give --preset FILE or --mnk M N K, not both");
-    if (!preset.empty()) {
-      symm::bench::GemmPreset p = symm::bench::load_gemm_preset(preset);
-      gemm.shapes = std::move(p.shapes);
-      if (gemm.fewer_sms.empty()) gemm.fewer_sms = std::move(p.fewer_sms);
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // --help succeeds; every bad command line is 2
+  }
+  try {
+    if (const std::string why = read_gemm_flags(flags, gemm); !why.empty()) {
+      fmt::print(stderr, "symm-bench gemm: {}\n", why);
+      return 2;
     }
-    if (!mnk.empty()) gemm.shapes.push_back({mnk[0], mnk[1], mnk[2], 1});
-    if (gemm.shapes.empty()) throw std::runtime_error("give --preset FILE (bench/gemm/*.json) or --mnk M N K");
-    if (dtype != "both")
-      gemm.dtypes = {dtype == "bf16" ? symm::gemm::DType::bf16 : symm::gemm::DType::fp16};
-    gemm.layout = layout == "kn" ? symm::gemm::BLayout::kn : symm::gemm::BLayout::nk;
-    if (!config.empty()) {
-      symm::gemm::KernelConfig c;
-      if (!symm::gemm::parse_config(config, c)) throw std::runtime_error("bad --config " + config);
-      gemm.gemm.config = c;
-    }
-    gemm.tune = !no_tune && !gemm.gemm.config && !gemm.gemm.force_fallback;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return 2;
+  }
+  try {
     return symm::bench::run_gemm_bench(gemm, argc, argv);
   } catch (const std::exception& e) {
     fmt::print(stderr, "symm-bench: {}\n", e.what());

@@ -75,11 +75,11 @@ TEST(GemmAllScatterCli, TileFlagsNameOneBuiltConfiguration) {
 }
 
 TEST(GemmAllScatterCli, NumbersOutOfRangeNameTheFlagWithoutHugeBounds) {
-  expect_refused({"-m", "0"}, "-m 0");
-  expect_refused({"-k", "99999999999"}, "-k 99999999999");
-  expect_refused({"--gsize_m", "0"}, "--gsize_m 0");
-  expect_refused({"--n_repeat", "0"}, "--n_repeat 0");
-  expect_refused({"--gemm_sms", "-1"}, "--gemm_sms -1");
+  expect_refused({"-m", "0"}, "-m must be between 1 and 2147483647 (got 0)");
+  expect_refused({"-k", "99999999999"}, "-k must be between 1 and 2147483647 (got 99999999999)");
+  expect_refused({"--gsize_m", "0"}, "--gsize_m must be >= 1 (got 0)");
+  expect_refused({"--n_repeat", "0"}, "--n_repeat must be >= 1 (got 0)");
+  expect_refused({"--gemm_sms", "-1"}, "--gemm_sms must be >= 0 (got -1)");
 }
 
 TEST(GemmAllScatterCli, WorldChecksRunBeforeTheLaunchWhenRanksAreGiven) {

@@ -3,8 +3,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
+#include <ostream>
+
 #include "process_harness.hpp"
 #include "symm/common/error.hpp"
+#include "symm/host/input_checks.hpp"
 #include "symm/host/options.hpp"
 
 namespace {
@@ -107,6 +111,9 @@ struct BadInput {
   std::string expected;
 };
 
+// ctest names each case after what gtest prints of its parameter: the name, not the bytes.
+void PrintTo(const BadInput& input, std::ostream* os) { *os << input.name; }
+
 class BadCommandLine : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(BadCommandLine, ExitsNonZeroWithAMessage) {
@@ -125,5 +132,22 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"TimeoutNotANumber", {"--rank_timeout", "x"}, "not a number of seconds"},
                       BadInput{"UnknownOption", {"--no_such_option"}, "no_such_option"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
+
+TEST(InputChecks, RangesReadLikeAPersonWroteThem) {
+  EXPECT_EQ(symm::check_at_least("--n_repeat", 0, 1), "--n_repeat must be >= 1 (got 0)");
+  EXPECT_EQ(symm::check_at_least("--n_repeat", 1, 1), "");
+  EXPECT_EQ(symm::check_between("--threads", 8, 32, 1024), "--threads must be between 32 and 1024 (got 8)");
+  EXPECT_EQ(symm::check_between("--threads", 1024, 32, 1024), "");
+}
+
+TEST(InputChecks, OutputFileMustBeCreatableBeforeAnyRun) {
+  EXPECT_EQ(symm::check_output_file("-o", ""), "") << "empty: no output";
+  const symm::test::TempDir dir;
+  EXPECT_EQ(symm::check_output_file("-o", dir.path() + "/r.json"), "");
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "the probe file is removed";
+  const std::string missing = symm::check_output_file("-o", dir.path() + "/no/r.json");
+  EXPECT_NE(missing.find("-o " + dir.path() + "/no/r.json: cannot create a file"), std::string::npos) << missing;
+  EXPECT_NE(symm::check_output_file("-o", dir.path()).find("is a directory"), std::string::npos);
+}
 
 }  // namespace

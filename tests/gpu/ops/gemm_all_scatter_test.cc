@@ -1,8 +1,14 @@
 // GEMM + all-scatter on ranks sharing one GPU (they take turns: correctness only).
 #include <cstdlib>
+#include <ostream>
 #include <string>
 
 #include "all_scatter_ranks.hpp"
+
+namespace symm::ops {
+// ctest names each case after what gtest prints of its parameter: the name, not the byte.
+void PrintTo(ScatterVariant v, std::ostream* os) { *os << to_string(v); }
+}  // namespace symm::ops
 
 namespace symm::test {
 namespace {

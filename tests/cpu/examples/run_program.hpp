@@ -1,0 +1,19 @@
+#pragma once
+// Runs a real program binary (posix_spawn) and captures what it printed, for tests of
+// what programs do before any GPU work: no GPU is needed.
+#include <string>
+#include <vector>
+
+namespace symm::test {
+
+struct ProgramOutcome {
+  int exit_code = -1;    // -1 when it could not start or was killed by a signal
+  int term_signal = 0;   // the signal that ended it, 0 when it exited
+  std::string output;    // stdout and stderr, interleaved
+};
+
+// Runs `program` with `args`, this process's environment plus `extra_env` ("NAME=value").
+ProgramOutcome run_program(const std::string& program, const std::vector<std::string>& args,
+                           const std::vector<std::string>& extra_env = {});
+
+}  // namespace symm::test
