@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mutation check: puts small deliberate bugs back, one at a time, into a scratch copy of
-# the working tree and reports which ones no test caught (DESIGN.md section 8: a test is
+# the working tree and reports which ones no test caught (docs/testing.md: a test is
 # trusted only once seen to fail on its bug). On demand, not in CI.
 #
 #   scripts/mutation-check.sh [--tier cpu|gpu|multigpu|all] [tests/mutations/<file>.patch ...]

@@ -15,7 +15,7 @@ void enter_rank(int rank, int world, int local_rank) {
   ::setenv("SYMM_RANK", std::to_string(rank).c_str(), 1);
   ::setenv("SYMM_WORLD", std::to_string(world).c_str(), 1);
   ::setenv("SYMM_LOCAL_RANK", std::to_string(local_rank).c_str(), 1);
-  // NVLink multicast can put a host's GPUs out of service (DESIGN.md section 9): keep
+  // NVLink multicast can put a host's GPUs out of service (docs/launch-model.md): keep
   // every library that could use it away from it, unless the user decided otherwise.
   ::setenv("NCCL_NVLS_ENABLE", "0", 0);
   ::setenv("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1", 0);

@@ -86,7 +86,7 @@ struct RankFigures {
 };
 
 // Every rank's samples, gathered: the headline figure is the slowest rank's median
-// (DESIGN.md section 7); skew says how far apart the ranks' medians are.
+// (docs/benchmarking.md); skew says how far apart the ranks' medians are.
 struct CrossRankSummary {
   double headline_ms = 0;  // the largest median of any rank
   int slowest_rank = 0;

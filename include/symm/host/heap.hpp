@@ -1,5 +1,5 @@
 #pragma once
-// The symmetric heap (DESIGN.md section 2).
+// The symmetric heap (docs/memory-model.md).
 //
 // Every rank owns `size()` bytes of device memory, and every rank's heap is mapped into
 // every process: bases()[r] is where rank r's heap starts here. Allocation is collective
