@@ -46,6 +46,7 @@ struct GemmAllScatter::State {
   GemmAllScatterOptions options;
   AllScatterPlan plan;
   StreamBarrier barrier;
+  std::uint64_t wait_timeout_ns = device_wait_timeout_ns();  // SYMM_WAIT_TIMEOUT_MS, read once
   std::uint64_t* tile_flags = nullptr;  // heap: tiles x kConsumers (device scope, local)
   std::vector<void*> loopback;
   MappedRecord record;
@@ -90,6 +91,14 @@ GemmAllScatter::GemmAllScatter(Runtime& rt, const AllScatterShape& shape, GemmAl
     const std::size_t bytes = std::size_t(shape.m) * shape.n * s.elem_bytes();
     s.loopback.push_back(rt.heap().allocate(bytes));
   }
+  // What the launches take from the plan; operands are added by prepare().
+  detail::FusedLaunch& f = s.launch;
+  f.variant = plan.variant;
+  f.config = plan.config;
+  f.sm_count = rt.sm_count();
+  f.gemm_blocks = plan.gemm_sms;
+  f.grid = plan.gemm_sms + (plan.variant == ScatterVariant::wg_specialization ? plan.comm_sms : 0);
+  f.check_residency = f.grid > f.gemm_blocks;
   if (plan.variant == ScatterVariant::bulk_synchronous) {
     gemm::GemmOptions go;
     go.config = s.options.config;
@@ -144,11 +153,6 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
                             shape.b_layout, c_shard, shape.n, shape.dtype, shape.dtype};
 
   detail::FusedLaunch& f = launch;
-  f.variant = plan.variant;
-  f.config = plan.config;
-  f.sm_count = rt.sm_count();
-  f.gemm_blocks = plan.gemm_sms;
-  f.grid = plan.gemm_sms + (plan.variant == ScatterVariant::wg_specialization ? plan.comm_sms : 0);
   if (plan.variant == ScatterVariant::bulk_synchronous) {
     plan.gemm = gemm->plan(shard);  // the library's plan for the shard on this GPU
     plan.config = plan.gemm.config;
@@ -162,7 +166,7 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
     f.params.sched = plan.gemm.sched;
     f.params.m = int(shard.m);
     f.params.n = int(shard.n);
-    f.params.wait_timeout_ns = device_wait_timeout_ns();
+    f.params.wait_timeout_ns = wait_timeout_ns;
   }
   const std::vector<std::uint8_t*> peers = targets(c_shard);
   detail::ShardTargets& t = f.push.targets;
@@ -189,7 +193,7 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
   const bool flags = plan.variant == ScatterVariant::wg_specialization ||
                      plan.variant == ScatterVariant::producer_consumer;
   f.push.tile_flags = {flags ? tile_flags : nullptr, barrier.device_epoch()};
-  f.push.wait = {record.device, rt.heap().base(), device_wait_timeout_ns(), rt.rank()};
+  f.push.wait = {record.device, rt.heap().base(), wait_timeout_ns, rt.rank()};
   if (trace) f.push.trace = trace->device();
   last_a = a;
   last_b = b;
@@ -217,6 +221,7 @@ void GemmAllScatter::enqueue(const void* a, const void* b_shard, void* c, cudaSt
     case ScatterVariant::fused_sequential:
     case ScatterVariant::wg_specialization:
       detail::launch_fused(s.shape.dtype, s.shape.b_layout, f, stream);
+      s.launch.check_residency = false;  // occupancy does not change: asked once
       break;
     case ScatterVariant::producer_consumer:
       // The scatter stream starts after everything before run() on the caller's stream

@@ -16,6 +16,7 @@ struct FusedLaunch {
   int grid = 0;         // blocks in all
   int gemm_blocks = 0;  // blocks computing tiles; the rest are comm blocks
   int sm_count = 0;     // for the co-residency check of grids with comm blocks
+  bool check_residency = false;  // comm blocks wait for GEMM blocks: ask the occupancy API
   gemm::WgmmaParams params;
   PeerMaps peer_maps;   // tma_push
   PushWork push;        // targets (fused_sequential, comm blocks), tile flags

@@ -13,7 +13,7 @@ namespace symm::ops::detail {
 template <class Cfg, class In, gemm::BLayout BL, class Hook>
 void launch_with_hook(const FusedLaunch& f, const Hook& hook, cudaStream_t stream) {
   auto l = gemm::grid_launch<Cfg>(fused_gemm_kernel<Cfg, In, BL, Hook>, f.grid, stream);
-  if (f.grid > f.gemm_blocks)  // comm blocks wait for GEMM blocks: all must be resident
+  if (f.check_residency)  // comm blocks wait for GEMM blocks: all must be resident
     l.require_resident(f.sm_count, "symm gemm_all_scatter: " + std::string(to_string(f.variant)),
                        "give fewer blocks (--num_sms / num_sms)");
   l.launch("cudaLaunchKernelEx(fused_gemm_kernel)", f.params, hook, f.push, f.gemm_blocks);
