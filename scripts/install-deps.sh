@@ -24,16 +24,10 @@ have_header gmock/gmock.h || missing+=(libgmock-dev)
 have_header CLI/CLI.hpp || missing+=(libcli11-dev)
 have_header nlohmann/json.hpp || missing+=(nlohmann-json3-dev)
 have_header fmt/format.h || missing+=(libfmt-dev)
-# The report's plots (tools/report): any python3 that imports matplotlib will do (the GPU
-# machine's has it from pip); else the distribution's, for /usr/bin/python3.
-have_matplotlib() {
-  local python
-  for python in python3 /usr/bin/python3; do
-    command -v "$python" >/dev/null && "$python" -c 'import matplotlib' 2>/dev/null && return 0
-  done
-  return 1
-}
-have_matplotlib || missing+=(python3-matplotlib)
+# The report tools and their cpu tests (tools/report, tests/cpu/report): PATH's python3 or
+# /usr/bin/python3 with matplotlib (the GPU machine's has it from pip); else the
+# distribution's python3-matplotlib (it brings python3) for /usr/bin/python3.
+"$(dirname "$0")"/report-python.sh >/dev/null || missing+=(python3-matplotlib)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "symm: installing missing packages: ${missing[*]}"

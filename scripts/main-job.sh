@@ -37,5 +37,8 @@ fi
 rm -f "$out/sweep-short.jsonl"
 "$build/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization" \
   --preset bench/presets/short.json -o "$out/sweep-short.jsonl"
-tools/report/symm-report "$out/sweep-short.jsonl" "$out/gemm.json" --out "$out/report"
+# Under the python3 that has matplotlib (PATH's may not: scripts/report-python.sh).
+python=$(scripts/report-python.sh) ||
+  { echo "symm: no python3 imports matplotlib for the report's plots: run scripts/install-deps.sh" >&2; exit 1; }
+"$python" tools/report/symm-report "$out/sweep-short.jsonl" "$out/gemm.json" --out "$out/report"
 echo "symm: results in $out/"

@@ -39,27 +39,24 @@ struct TileFlags {
 // line has no flag for them (SYMM_GEMM_CLUSTER steers the plain GEMM only).
 std::string resolve_tile(const TileFlags& flags, std::optional<gemm::KernelConfig>& out) {
   if (!flags.any()) return {};
-  std::vector<gemm::KernelConfig> built, matching;
+  std::vector<gemm::KernelConfig> matching;
   for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs) {
-    if (c.cluster_m != 1) continue;
-    built.push_back(c);
-    if ((!flags.blk_m || c.blk_m == flags.blk_m) && (!flags.blk_n || c.blk_n == flags.blk_n) &&
-        (!flags.blk_k || c.blk_k == flags.blk_k) && (!flags.stages || c.stages == flags.stages))
+    if (c.cluster_m == 1 && (!flags.blk_m || c.blk_m == flags.blk_m) &&
+        (!flags.blk_n || c.blk_n == flags.blk_n) && (!flags.blk_k || c.blk_k == flags.blk_k) &&
+        (!flags.stages || c.stages == flags.stages))
       matching.push_back(c);
   }
-  const auto names = [](const std::vector<gemm::KernelConfig>& configs) {
-    std::string s;
-    for (const auto& c : configs) s += (s.empty() ? "" : ", ") + gemm::to_string(c);
-    return s;
-  };
   if (matching.empty())
     return fmt::format("{}: no such tile configuration is built; built (BLK_MxBLK_NxBLK_K s "
                        "num_stages): {}",
-                       flags.text(), names(built));
-  if (matching.size() > 1)
+                       flags.text(), built_tile_names());
+  if (matching.size() > 1) {
+    std::string names;
+    for (const auto& c : matching) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
     return fmt::format("{} matches several built configurations ({}); add the missing flags of "
                        "--BLK_M --BLK_N --BLK_K --num_stages",
-                       flags.text(), names(matching));
+                       flags.text(), names);
+  }
   out = matching.front();
   return {};
 }
@@ -114,6 +111,13 @@ std::string check_sweep_flags(const std::vector<const CLI::Option*>& point_flags
 }
 
 }  // namespace
+
+std::string built_tile_names() {
+  std::string names;
+  for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs)
+    if (c.cluster_m == 1) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
+  return names;
+}
 
 std::string requested_name(const RequestedVariant& v) {
   return v ? std::string(ops::to_string(*v)) : "auto";

@@ -48,6 +48,10 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl);
 // the default SM count, and again in every rank with the real ones.
 std::string check_combination(const CommandLine& cl, int world, int sm_count);
 
+// The built tile configurations the command line and presets can name (no clusters),
+// comma-separated: what a refusal of another one lists.
+std::string built_tile_names();
+
 // Heap bytes per rank: A, the B shard, C, the C-sized buffers of one contender at a time
 // (loopback copies, the baselines' tuning C), and a margin for flags.
 std::uint64_t heap_bytes_needed(const CommandLine& cl, int world);

@@ -4,16 +4,15 @@
 #include <cstddef>
 #include <string>
 
-#include "symm/baselines/all_scatter_baselines.hpp"
 #include "symm/common/error.hpp"
 #include "symm/gemm/gemm.hpp"
 #include "symm/host/heap.hpp"
 
 namespace symm::examples::gemm_all_scatter {
 
-// Each contender's heap allocations (flags, barriers, tuning buffers) are released by a
-// HeapScope once it is destroyed: validate() and do_bench both end with rt.barrier, so no
-// rank still uses that memory.
+// Each variant's heap allocations (flags, loopback copies) are released by a HeapScope once
+// it is destroyed: validate() and do_bench both end with rt.barrier, so no rank still uses
+// that memory. The baselines' are released with the point's (point.cc).
 
 std::vector<Row> measure_variants(Measurement& m) {
   const CommandLine& cl = m.command_line();
@@ -69,29 +68,29 @@ Row measure_gemm_alone(Measurement& m) {
   return row;
 }
 
-std::vector<Row> measure_baselines(Measurement& m) {
+Baselines make_baselines(Runtime& rt, const ops::AllScatterShape& shape, cudaStream_t stream) {
+  Baselines b;
+  b.built = baselines::make_all_scatter_baselines(rt, shape, stream, b.skipped);
+  return b;
+}
+
+std::vector<Row> measure_baselines(Measurement& m, const Baselines& baselines) {
   const Operands& o = m.operands();
   std::vector<Row> rows;
-  HeapScope heap_scope(m.runtime().heap());
-  {
-    std::vector<baselines::SkippedBaseline> skipped;
-    const auto contenders = baselines::make_all_scatter_baselines(
-        m.runtime(), m.command_line().shape, m.stream(), skipped);
-    for (const auto& baseline : contenders) {
-      Row row;
-      row.name = baseline->name();
-      row.detail = baseline->detail();
-      const RunFn run = [&] { baseline->run(o.a, o.b_shard, o.c, m.stream()); };
-      if (m.validating()) row.valid = m.validate(row.name, run, {});
-      if (m.benchmarking()) row.time = m.time(run, {});
-      rows.push_back(std::move(row));
-    }
-    for (const baselines::SkippedBaseline& s : skipped) {
-      Row row;
-      row.name = s.name;
-      row.skipped = s.reason;
-      rows.push_back(std::move(row));
-    }
+  for (const auto& baseline : baselines.built) {
+    Row row;
+    row.name = baseline->name();
+    row.detail = baseline->detail();
+    const RunFn run = [&] { baseline->run(o.a, o.b_shard, o.c, m.stream()); };
+    if (m.validating()) row.valid = m.validate(row.name, run, {});
+    if (m.benchmarking()) row.time = m.time(run, {});
+    rows.push_back(std::move(row));
+  }
+  for (const baselines::SkippedBaseline& s : baselines.skipped) {
+    Row row;
+    row.name = s.name;
+    row.skipped = s.reason;
+    rows.push_back(std::move(row));
   }
   return rows;
 }

@@ -25,7 +25,7 @@ int rank_main(Team& team, const Program& program, const CommandLine& cl, int arg
     return 2;
   }
   OwnedStream stream;
-  const int gpus = distinct_gpus(team, rt.device());
+  const int gpus = distinct_gpus(rt);
   const bool shared = gpus < rt.world();
   const BenchOptions counts = run_counts(cl, shared);
   const std::uint64_t seed = agreed_seed(team, cl.seed);

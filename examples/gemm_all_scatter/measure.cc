@@ -45,14 +45,15 @@ std::string describe_failure(const Verdict& v, std::int64_t n) {
 }  // namespace
 
 Measurement::Measurement(Runtime& rt, const CommandLine& cl, const Operands& operands,
-                         const Reference* reference, cudaStream_t stream, BenchOptions counts)
+                         const Reference* reference, cudaStream_t stream, BenchOptions counts,
+                         BenchDevice& device)
     : rt_(rt),
       cl_(cl),
       operands_(operands),
       reference_(reference),
       stream_(stream),
       counts_(std::move(counts)),
-      device_(std::make_unique<CudaBenchDevice>(stream)) {}
+      device_(device) {}
 
 Mismatch Measurement::check_outputs(const std::vector<void*>& extra_outputs, int& where) {
   const ops::AllScatterShape& s = cl_.shape;
@@ -131,7 +132,7 @@ CrossRankSummary combine(const CrossRankSummary& a, const CrossRankSummary& b) {
 CrossRankSummary Measurement::time(const RunFn& run, const FailureReportFn& report) {
   BenchResult mine;
   guarded([&] {
-    mine = do_bench(*device_, run, [this] { rt_.barrier(stream_); }, [] {}, counts_);
+    mine = do_bench(device_, run, [this] { rt_.barrier(stream_); }, [] {}, counts_);
     // A launch refused for its configuration sets the error without stopping anything:
     // one check after the timed calls (none inside, where it would add host time).
     check_cuda(cudaGetLastError(), "a launch in the timed function", "the figures are void");

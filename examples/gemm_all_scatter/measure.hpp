@@ -4,7 +4,6 @@
 #include <cuda_runtime_api.h>
 
 #include <functional>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,9 +35,11 @@ CrossRankSummary combine(const CrossRankSummary& a, const CrossRankSummary& b);
 
 class Measurement {
  public:
-  // `reference` is null without --validate.
+  // `reference` is null without --validate; `device` times on `stream` (one for the whole
+  // point: its L2 flush buffer is allocated once, not per contender and round).
   Measurement(Runtime& rt, const CommandLine& cl, const Operands& operands,
-              const Reference* reference, cudaStream_t stream, BenchOptions counts);
+              const Reference* reference, cudaStream_t stream, BenchOptions counts,
+              BenchDevice& device);
 
   Runtime& runtime() { return rt_; }
   cudaStream_t stream() const { return stream_; }
@@ -65,7 +66,7 @@ class Measurement {
   const Reference* reference_;
   cudaStream_t stream_;
   BenchOptions counts_;
-  std::unique_ptr<CudaBenchDevice> device_;
+  BenchDevice& device_;
 };
 
 }  // namespace symm::examples::gemm_all_scatter

@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <set>
 #include <span>
+#include <string>
 #include <vector>
 
-#include "gather.hpp"
 #include "symm/host/cuda_check.hpp"
 
 namespace symm::examples::gemm_all_scatter {
@@ -37,10 +38,9 @@ BenchOptions run_counts(const CommandLine& cl, bool ranks_share_gpus) {
   return counts;
 }
 
-int distinct_gpus(Team& team, int device) {
-  std::vector<int> devices = gather(team, device);
-  std::sort(devices.begin(), devices.end());
-  return static_cast<int>(std::unique(devices.begin(), devices.end()) - devices.begin());
+int distinct_gpus(const Runtime& rt) {
+  const std::vector<std::string>& gpus = rt.rank_gpus();
+  return static_cast<int>(std::set<std::string>(gpus.begin(), gpus.end()).size());
 }
 
 std::uint64_t agreed_seed(Team& team, std::uint64_t given) {

@@ -30,8 +30,9 @@ RuntimeOptions runtime_options(const CommandLine& cl, std::uint64_t needed_bytes
 // ranks share a GPU (they take turns: a correctness run) and none were given.
 BenchOptions run_counts(const CommandLine& cl, bool ranks_share_gpus);
 
-// Number of distinct GPUs among the ranks (collective).
-int distinct_gpus(Team& team, int device);
+// Number of distinct GPUs among the ranks (from Runtime::rank_gpus(): PCI bus ids, which,
+// unlike device ordinals, do not depend on each rank's CUDA_VISIBLE_DEVICES).
+int distinct_gpus(const Runtime& rt);
 
 // --seed, or a fresh one chosen by rank 0 when it is 0 (collective: every rank needs the
 // same A).

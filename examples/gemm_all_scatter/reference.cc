@@ -9,6 +9,7 @@
 #include "operands.hpp"
 #include "symm/common/error.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/log.hpp"
 
 namespace symm::examples::gemm_all_scatter {
 namespace {
@@ -34,7 +35,15 @@ struct Scratch {
 
 struct Handle {
   Handle() { check_cublas(cublasCreate(&h), "cublasCreate"); }
-  ~Handle() { cublasDestroy(h); }
+  ~Handle() {
+    const cublasStatus_t s = cublasDestroy(h);
+    if (s == CUBLAS_STATUS_SUCCESS) return;
+    try {
+      log::warn(fmt::format("{}cublasDestroy(reference) failed: {}", rank_prefix(), cublasGetStatusName(s)));
+    } catch (...) {
+      // Formatting or logging failed (out of memory): nothing more can be reported.
+    }
+  }
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   cublasHandle_t h = nullptr;

@@ -92,7 +92,7 @@ int measure_points(Team& team, const Sweep& sweep, const std::vector<SweepPoint>
     heap = std::max(heap, heap_bytes_needed(point_command_line(sweep.cl, sweep.preset, p), world));
   Runtime rt(team, runtime_options(sweep.cl, heap));
   OwnedStream stream;
-  const int gpus = distinct_gpus(team, rt.device());
+  const int gpus = distinct_gpus(rt);
   const bool shared = gpus < world;
   int max_smem = 0;
   SYMM_CUDA_CHECK(

@@ -41,12 +41,8 @@ std::string config_skip_reason(const ops::AllScatterShape& shape, int world,
   if (config.smem_bytes() > max_smem_per_block)
     return fmt::format("{}: needs {} bytes of shared memory per block, over the GPU's {}", name,
                        config.smem_bytes(), max_smem_per_block);
-  if (!built(config)) {
-    std::string names;
-    for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs)
-      if (c.cluster_m == 1) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
-    return fmt::format("{}: configuration not built; built: {}", name, names);
-  }
+  if (!built(config))
+    return fmt::format("{}: configuration not built; built: {}", name, built_tile_names());
   return {};
 }
 

@@ -22,10 +22,10 @@
 namespace symm::baselines {
 namespace {
 
-// Collective (the GPU UUIDs): the same answer on every rank.
-NcclSituation nccl_situation(Runtime& rt) {
+// The same answer on every rank (rank_gpus() is the same everywhere).
+NcclSituation nccl_situation(const Runtime& rt) {
   NcclSituation s;
-  s.shared_gpu = describe_shared_gpu(gather_gpu_uuids(rt.team(), rt.device()));
+  s.shared_gpu = describe_shared_gpu(rt.rank_gpus());
 #if SYMM_HAVE_NCCL
   s.found_at_configure = true;
   check_nccl(ncclGetVersion(&s.library_version), "ncclGetVersion");

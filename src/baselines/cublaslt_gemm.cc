@@ -12,6 +12,7 @@
 #include "symm/common/error.hpp"
 #include "symm/host/bench.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/log.hpp"
 
 namespace symm::baselines {
 namespace {
@@ -24,6 +25,17 @@ void check_lt(cublasStatus_t s, const char* call) {
 
 cudaDataType cuda_type(gemm::DType t) {
   return t == gemm::DType::bf16 ? CUDA_R_16BF : t == gemm::DType::fp16 ? CUDA_R_16F : CUDA_R_32F;
+}
+
+// For the destructor, which must not throw: logs a failure.
+void warn_on_lt_error(cublasStatus_t s, const char* call) noexcept {
+  if (s == CUBLAS_STATUS_SUCCESS) return;
+  try {
+    log::warn(fmt::format("{}cuBLASLt: {} failed: {} ({})", rank_prefix(), call,
+                          cublasLtGetStatusName(s), cublasLtGetStatusString(s)));
+  } catch (...) {
+    // Formatting or logging failed (out of memory): nothing more can be reported.
+  }
 }
 
 std::uintptr_t address_of(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
@@ -122,11 +134,11 @@ CublasLtGemm::~CublasLtGemm() { release(); }
 
 void CublasLtGemm::release() noexcept {
   if (workspace_) warn_on_cuda_error(cudaFree(workspace_), "cudaFree(cuBLASLt workspace)");
-  if (c_) cublasLtMatrixLayoutDestroy(c_);
-  if (b_) cublasLtMatrixLayoutDestroy(b_);
-  if (a_) cublasLtMatrixLayoutDestroy(a_);
-  if (op_) cublasLtMatmulDescDestroy(op_);
-  if (handle_) cublasLtDestroy(handle_);
+  if (c_) warn_on_lt_error(cublasLtMatrixLayoutDestroy(c_), "cublasLtMatrixLayoutDestroy(C)");
+  if (b_) warn_on_lt_error(cublasLtMatrixLayoutDestroy(b_), "cublasLtMatrixLayoutDestroy(A)");
+  if (a_) warn_on_lt_error(cublasLtMatrixLayoutDestroy(a_), "cublasLtMatrixLayoutDestroy(B)");
+  if (op_) warn_on_lt_error(cublasLtMatmulDescDestroy(op_), "cublasLtMatmulDescDestroy");
+  if (handle_) warn_on_lt_error(cublasLtDestroy(handle_), "cublasLtDestroy");
   workspace_ = nullptr, c_ = b_ = a_ = nullptr, op_ = nullptr, handle_ = nullptr;
 }
 

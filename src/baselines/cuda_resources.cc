@@ -20,21 +20,18 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   return *this;
 }
 
-OwnedStream::OwnedStream() {
-  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+template <class Traits>
+OwnedCudaObject<Traits>::OwnedCudaObject() {
+  check_cuda(Traits::create(&handle_), Traits::kCreateCall);
 }
 
-OwnedStream::~OwnedStream() {
-  if (stream_ != nullptr) warn_on_cuda_error(cudaStreamDestroy(stream_), "cudaStreamDestroy");
+template <class Traits>
+OwnedCudaObject<Traits>::~OwnedCudaObject() {
+  if (handle_ != nullptr) warn_on_cuda_error(Traits::destroy(handle_), Traits::kDestroyCall);
 }
 
-OwnedEvent::OwnedEvent() {
-  SYMM_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming));
-}
-
-OwnedEvent::~OwnedEvent() {
-  if (event_ != nullptr) warn_on_cuda_error(cudaEventDestroy(event_), "cudaEventDestroy");
-}
+template class OwnedCudaObject<StreamTraits>;
+template class OwnedCudaObject<EventTraits>;
 
 void order_after(cudaStream_t waiter, cudaStream_t signaller, cudaEvent_t event) {
   SYMM_CUDA_CHECK(cudaEventRecord(event, signaller));

@@ -22,31 +22,42 @@ class DeviceBuffer {
   void* ptr_ = nullptr;
 };
 
+// A CUDA object created checked and destroyed without throwing. Traits give its handle
+// type, how to create and destroy it, and the calls' names for messages.
+template <class Traits>
+class OwnedCudaObject {
+ public:
+  using Handle = typename Traits::Handle;
+  OwnedCudaObject();
+  ~OwnedCudaObject();
+  OwnedCudaObject(OwnedCudaObject&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+  OwnedCudaObject& operator=(OwnedCudaObject&&) = delete;
+  Handle get() const { return handle_; }
+
+ private:
+  Handle handle_ = nullptr;
+};
+
 // A stream that never synchronises implicitly with the legacy default stream.
-class OwnedStream {
- public:
-  OwnedStream();
-  ~OwnedStream();
-  OwnedStream(OwnedStream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
-  OwnedStream& operator=(OwnedStream&&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
+struct StreamTraits {
+  using Handle = cudaStream_t;
+  static cudaError_t create(Handle* h) { return cudaStreamCreateWithFlags(h, cudaStreamNonBlocking); }
+  static cudaError_t destroy(Handle h) { return cudaStreamDestroy(h); }
+  static constexpr const char* kCreateCall = "cudaStreamCreateWithFlags(baseline stream)";
+  static constexpr const char* kDestroyCall = "cudaStreamDestroy(baseline stream)";
 };
-
 // An event for ordering streams (no timing).
-class OwnedEvent {
- public:
-  OwnedEvent();
-  ~OwnedEvent();
-  OwnedEvent(OwnedEvent&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  OwnedEvent& operator=(OwnedEvent&&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
+struct EventTraits {
+  using Handle = cudaEvent_t;
+  static cudaError_t create(Handle* h) { return cudaEventCreateWithFlags(h, cudaEventDisableTiming); }
+  static cudaError_t destroy(Handle h) { return cudaEventDestroy(h); }
+  static constexpr const char* kCreateCall = "cudaEventCreateWithFlags(baseline event)";
+  static constexpr const char* kDestroyCall = "cudaEventDestroy(baseline event)";
 };
+using OwnedStream = OwnedCudaObject<StreamTraits>;
+using OwnedEvent = OwnedCudaObject<EventTraits>;
+extern template class OwnedCudaObject<StreamTraits>;  // defined in cuda_resources.cc
+extern template class OwnedCudaObject<EventTraits>;
 
 // `waiter` waits for the work enqueued on `signaller` so far, through `event`.
 void order_after(cudaStream_t waiter, cudaStream_t signaller, cudaEvent_t event);

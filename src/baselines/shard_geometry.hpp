@@ -15,18 +15,18 @@ struct ShardGeometry {
   std::int64_t m = 0, n = 0, k = 0;
   std::int64_t shard_cols = 0;  // N / world
   int rank = 0, world = 1;
-  std::size_t element_bytes = 2;
   gemm::DType dtype = gemm::DType::bf16;
   gemm::BLayout b_layout = gemm::BLayout::kn;
 
-  std::size_t c_pitch() const { return n * element_bytes; }               // bytes per row of C
-  std::size_t shard_width() const { return shard_cols * element_bytes; }  // bytes per shard row
+  std::size_t element_bytes() const { return static_cast<std::size_t>(gemm::dtype_bytes(dtype)); }
+  std::size_t c_pitch() const { return n * element_bytes(); }               // bytes per row of C
+  std::size_t shard_width() const { return shard_cols * element_bytes(); }  // bytes per shard row
   std::size_t shard_bytes() const { return m * shard_width(); }           // one dense shard
   // Byte offset of rank r's block in row `row` of C.
   std::size_t c_offset(int r, std::int64_t row) const {
     return row * c_pitch() + r * shard_width();
   }
-  std::size_t a_offset(std::int64_t row) const { return row * k * element_bytes; }
+  std::size_t a_offset(std::int64_t row) const { return row * k * element_bytes(); }
   std::int64_t ldb() const { return b_layout == gemm::BLayout::kn ? shard_cols : k; }
 };
 

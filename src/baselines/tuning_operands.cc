@@ -19,8 +19,8 @@ void fill_uniform(void* data, std::size_t count, gemm::DType dtype, std::uint64_
 }  // namespace
 
 TuningOperands::TuningOperands(Heap& heap, const ShardGeometry& g, cudaStream_t stream)
-    : a_(g.m * g.k * g.element_bytes, "A for the baselines' timings"),
-      b_shard_(g.k * g.shard_cols * g.element_bytes, "B shard for the baselines' timings"),
+    : a_(g.m * g.k * g.element_bytes(), "A for the baselines' timings"),
+      b_shard_(g.k * g.shard_cols * g.element_bytes(), "B shard for the baselines' timings"),
       c_(heap.allocate(g.m * g.c_pitch())) {
   fill_uniform(a_.get(), g.m * g.k, g.dtype, kSeedA, stream);
   fill_uniform(b_shard_.get(), g.k * g.shard_cols, g.dtype, kSeedB, stream);

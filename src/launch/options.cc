@@ -139,11 +139,9 @@ void add_launch_options(CLI::App& app, LaunchOptions& options) {
                  "mpirun or srun: the launcher's ranks)")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
-            std::int64_t n = 0;
-            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+            const auto n = detail::parse_integer(text);
             // Not a number: left to CLI11's conversion error, which names the flag too.
-            if (ec != std::errc() || end != text.data() + text.size()) return {};
-            return check_between("-r", n, 1, detail::kMaxRanks);
+            return n ? check_between("-r", *n, 1, detail::kMaxRanks) : std::string{};
           },
           "1 to " + std::to_string(detail::kMaxRanks)));
   CLI::Validator is_seconds(

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <set>
 #include <string_view>
 
 #include "symm/common/error.hpp"
@@ -80,13 +81,15 @@ std::map<std::string, std::string> symm_environment() {
   return variables;
 }
 
-void set_rank_gpus(RunInfo& info, std::vector<std::string> rank_gpus) {
+int RunInfo::gpus() const {
+  return static_cast<int>(std::set<std::string>(rank_gpus.begin(), rank_gpus.end()).size());
+}
+
+int RunInfo::ranks_per_gpu() const {
   std::map<std::string, int> ranks_on;
-  for (const std::string& gpu : rank_gpus) ++ranks_on[gpu];
-  info.gpus = static_cast<int>(ranks_on.size());
-  info.ranks_per_gpu = 0;
-  for (const auto& [gpu, ranks] : ranks_on) info.ranks_per_gpu = std::max(info.ranks_per_gpu, ranks);
-  info.rank_gpus = std::move(rank_gpus);
+  int most = 0;
+  for (const std::string& gpu : rank_gpus) most = std::max(most, ++ranks_on[gpu]);
+  return most;
 }
 
 RunInfo collect_run_info(int argc, const char* const* argv, int device) {
@@ -105,14 +108,14 @@ RunInfo collect_run_info(int argc, const char* const* argv, int device) {
   info.timestamp = utc_timestamp_now();
   char bus_id[32] = {};
   SYMM_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device));
-  set_rank_gpus(info, {bus_id});
+  info.rank_gpus = {bus_id};
   return info;
 }
 
 RunInfo collect_run_info(int argc, const char* const* argv, const Runtime& runtime) {
   RunInfo info = collect_run_info(argc, argv, runtime.device());
   info.world = runtime.world();
-  set_rank_gpus(info, runtime.rank_gpus());
+  info.rank_gpus = runtime.rank_gpus();
   info.heap_transport = std::string(transport_name(runtime.heap().transport()));
   return info;
 }
@@ -127,9 +130,9 @@ nlohmann::json to_json(const RunInfo& info) {
           {"world", info.world},
           {"heap_transport", info.heap_transport},
           {"timestamp", info.timestamp},
-          {"gpus", info.gpus},
-          {"ranks_per_gpu", info.ranks_per_gpu},
-          {"ranks_share_gpus", info.ranks_per_gpu > 1},
+          {"gpus", info.gpus()},
+          {"ranks_per_gpu", info.ranks_per_gpu()},
+          {"ranks_share_gpus", info.ranks_per_gpu() > 1},
           {"rank_gpus", info.rank_gpus},
           {"symm_env", info.symm_env}};
 }

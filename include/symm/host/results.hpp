@@ -38,17 +38,14 @@ struct RunInfo {
   std::string heap_transport;  // "vmm" or "ipc"
   std::string timestamp;       // UTC, ISO 8601: "2025-01-31T12:00:00Z"
   std::string nvidia_driver = nvidia_driver_version();  // "580.159.04" (NVML)
-  // Where the ranks ran (set_rank_gpus): timings of ranks that shared a GPU (they take
-  // turns) must not be compared with timings of ranks on GPUs of their own.
+  // Where the ranks ran: timings of ranks that shared a GPU (they take turns) must not be
+  // compared with timings of ranks on GPUs of their own.
   std::vector<std::string> rank_gpus;  // PCI bus id of each rank's GPU, by rank
-  int gpus = 1;                        // distinct GPUs
-  int ranks_per_gpu = 1;               // the most ranks on one GPU
+  int gpus() const;                    // distinct GPUs in rank_gpus (0 when not known)
+  int ranks_per_gpu() const;           // the most ranks on one GPU (0 when not known)
   // Every SYMM_* variable in effect (SYMM_GEMM_* shape the kernels run).
   std::map<std::string, std::string> symm_env = symm_environment();
 };
-
-// Sets rank_gpus and the distinct GPU and ranks-per-GPU counts derived from it.
-void set_rank_gpus(RunInfo& info, std::vector<std::string> rank_gpus);
 
 // The arguments joined by spaces, each quoted for a POSIX shell where it needs it.
 std::string command_line_of(int argc, const char* const* argv);

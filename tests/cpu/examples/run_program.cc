@@ -1,17 +1,21 @@
 #include "run_program.hpp"
 
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <cstring>
 
 extern char** environ;
 
 namespace symm::test {
 
 ProgramOutcome run_program(const std::string& program, const std::vector<std::string>& args,
-                           const std::vector<std::string>& extra_env) {
+                           const std::vector<std::string>& extra_env, std::chrono::seconds limit) {
   std::vector<std::string> env_strings;
   for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
   env_strings.insert(env_strings.end(), extra_env.begin(), extra_env.end());
@@ -25,7 +29,10 @@ ProgramOutcome run_program(const std::string& program, const std::vector<std::st
 
   ProgramOutcome out;
   std::array<int, 2> pipe_fds{};
-  if (::pipe(pipe_fds.data()) != 0) return out;
+  if (::pipe(pipe_fds.data()) != 0) {
+    out.output = std::string("run_program: pipe failed: ") + std::strerror(errno);
+    return out;
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
@@ -37,10 +44,30 @@ ProgramOutcome run_program(const std::string& program, const std::vector<std::st
   ::close(pipe_fds[1]);
   if (spawned != 0) {
     ::close(pipe_fds[0]);
+    out.output = "run_program: cannot start " + program + ": " + std::strerror(spawned);
     return out;
   }
+  // Output until the program closes it, within the limit: a hung program is killed, not
+  // waited for until CTest's timeout.
+  const auto deadline = std::chrono::steady_clock::now() + limit;
   char buffer[4096];
-  for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;) out.output.append(buffer, std::size_t(n));
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd readable{pipe_fds[0], POLLIN, 0};
+    const int ready = left.count() > 0 ? ::poll(&readable, 1, static_cast<int>(left.count())) : 0;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
+      ::kill(pid, SIGKILL);
+      out.output += "\n[run_program: still running after " + std::to_string(limit.count()) + " s: killed]";
+      break;
+    }
+    const ssize_t n = ::read(pipe_fds[0], buffer, sizeof buffer);
+    if (n > 0) {
+      out.output.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
   ::close(pipe_fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);

@@ -76,9 +76,9 @@ TEST(Results, GitCommitComesFromTheEnvironmentDirtyMarkIncluded) {
 // Two ranks on one GPU take turns: their file must say so, whatever else it records.
 TEST(Results, PlacementCountsDistinctGpusAndRanksPerGpu) {
   RunInfo shared = sample_info();
-  set_rank_gpus(shared, {"0000:1b:00.0", "0000:1b:00.0"});
-  EXPECT_EQ(shared.gpus, 1);
-  EXPECT_EQ(shared.ranks_per_gpu, 2);
+  shared.rank_gpus = {"0000:1b:00.0", "0000:1b:00.0"};
+  EXPECT_EQ(shared.gpus(), 1);
+  EXPECT_EQ(shared.ranks_per_gpu(), 2);
   const nlohmann::json run = ResultsWriter(shared).to_json().at("run");
   EXPECT_EQ(run.at("gpus"), 1);
   EXPECT_EQ(run.at("ranks_per_gpu"), 2);
@@ -86,12 +86,12 @@ TEST(Results, PlacementCountsDistinctGpusAndRanksPerGpu) {
   EXPECT_EQ(run.at("rank_gpus"), nlohmann::json::array({"0000:1b:00.0", "0000:1b:00.0"}));
 
   RunInfo spread = sample_info();
-  set_rank_gpus(spread, {"0000:1b:00.0", "0000:43:00.0", "0000:1b:00.0"});
-  EXPECT_EQ(spread.gpus, 2);
-  EXPECT_EQ(spread.ranks_per_gpu, 2);
-  set_rank_gpus(spread, {"0000:1b:00.0", "0000:43:00.0"});
-  EXPECT_EQ(spread.gpus, 2);
-  EXPECT_EQ(spread.ranks_per_gpu, 1);
+  spread.rank_gpus = {"0000:1b:00.0", "0000:43:00.0", "0000:1b:00.0"};
+  EXPECT_EQ(spread.gpus(), 2);
+  EXPECT_EQ(spread.ranks_per_gpu(), 2);
+  spread.rank_gpus = {"0000:1b:00.0", "0000:43:00.0"};
+  EXPECT_EQ(spread.gpus(), 2);
+  EXPECT_EQ(spread.ranks_per_gpu(), 1);
   EXPECT_EQ(ResultsWriter(spread).to_json().at("run").at("ranks_share_gpus"), false);
 }
 

@@ -132,9 +132,9 @@ void check_do_bench(Team& team) {
             "versions look like 13.0: " + info.driver_version + ", " + info.cuda_runtime_version);
     require(info.heap_transport == "vmm" || info.heap_transport == "ipc", "transport named");
     // The gpu tier puts both ranks on one GPU, the multigpu tier each on its own.
-    require(info.rank_gpus == rt.rank_gpus() && info.gpus == SYMM_TEST_GPUS &&
-                info.ranks_per_gpu == 2 / SYMM_TEST_GPUS,
-            "placement: " + std::to_string(info.gpus) + " GPU(s), " + std::to_string(info.ranks_per_gpu) +
+    require(info.rank_gpus == rt.rank_gpus() && info.gpus() == SYMM_TEST_GPUS &&
+                info.ranks_per_gpu() == 2 / SYMM_TEST_GPUS,
+            "placement: " + std::to_string(info.gpus()) + " GPU(s), " + std::to_string(info.ranks_per_gpu()) +
                 " rank(s) per GPU");
   }
   SYMM_CUDA_CHECK(cudaStreamDestroy(stream));
