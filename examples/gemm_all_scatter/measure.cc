@@ -113,20 +113,10 @@ BenchOptions round_share(const BenchOptions& counts, int round, int rounds) {
 }
 
 CrossRankSummary combine(const CrossRankSummary& a, const CrossRankSummary& b) {
-  CrossRankSummary c;
-  double fastest = 0;
-  for (std::size_t r = 0; r < a.samples_ms.size(); ++r) {
-    std::vector<double> samples = a.samples_ms[r];
-    samples.insert(samples.end(), b.samples_ms[r].begin(), b.samples_ms[r].end());
-    const BenchResult s = summarize_samples(samples, {});
-    c.ranks.push_back({int(r), s.mean_ms, s.median_ms, s.min_ms, s.max_ms});
-    if (r == 0 || s.median_ms > c.headline_ms) c.headline_ms = s.median_ms, c.slowest_rank = int(r);
-    if (r == 0 || s.median_ms < fastest) fastest = s.median_ms;
-    c.samples_ms.push_back(std::move(samples));
-  }
-  c.skew_ms = c.headline_ms - fastest;
-  c.skew_ratio = fastest > 0 ? c.skew_ms / fastest : 0;
-  return c;
+  std::vector<std::vector<double>> samples = a.samples_ms;
+  for (std::size_t r = 0; r < samples.size(); ++r)
+    samples[r].insert(samples[r].end(), b.samples_ms[r].begin(), b.samples_ms[r].end());
+  return summarize_rank_samples(std::move(samples));
 }
 
 CrossRankSummary Measurement::time(const RunFn& run, const FailureReportFn& report) {

@@ -132,22 +132,26 @@ CrossRankSummary summarize_across_ranks(Team& team, const BenchResult& mine) {
   }
   if (my_count == 0) throw Error("summarize_across_ranks: no samples");
   const auto gathered = team.all_gather(std::as_bytes(std::span(mine.samples_ms)));
+  std::vector<std::vector<double>> by_rank(world, std::vector<double>(my_count));
+  for (int r = 0; r < world; ++r)
+    std::memcpy(by_rank[r].data(), gathered.data() + r * my_count * sizeof(double),
+                my_count * sizeof(double));
+  return summarize_rank_samples(std::move(by_rank));
+}
 
+CrossRankSummary summarize_rank_samples(std::vector<std::vector<double>> samples_by_rank) {
   CrossRankSummary summary;
   double fastest_median = 0;
-  for (int r = 0; r < world; ++r) {
-    std::vector<double> samples(my_count);
-    std::memcpy(samples.data(), gathered.data() + r * my_count * sizeof(double),
-                my_count * sizeof(double));
-    const BenchResult stats = summarize_samples(samples, {});
-    summary.ranks.push_back({r, stats.mean_ms, stats.median_ms, stats.min_ms, stats.max_ms});
-    summary.samples_ms.push_back(std::move(samples));
+  for (std::size_t r = 0; r < samples_by_rank.size(); ++r) {
+    const BenchResult stats = summarize_samples(samples_by_rank[r], {});
+    summary.ranks.push_back({int(r), stats.mean_ms, stats.median_ms, stats.min_ms, stats.max_ms});
     if (r == 0 || stats.median_ms > summary.headline_ms) {
       summary.headline_ms = stats.median_ms;
-      summary.slowest_rank = r;
+      summary.slowest_rank = int(r);
     }
     if (r == 0 || stats.median_ms < fastest_median) fastest_median = stats.median_ms;
   }
+  summary.samples_ms = std::move(samples_by_rank);
   summary.skew_ms = summary.headline_ms - fastest_median;
   summary.skew_ratio = fastest_median > 0 ? summary.skew_ms / fastest_median : 0.0;
   return summary;

@@ -98,5 +98,7 @@ struct CrossRankSummary {
 
 // Collective: every rank passes its own result (with the same number of samples).
 CrossRankSummary summarize_across_ranks(Team& team, const BenchResult& mine);
+// The same from every rank's samples already at hand (by rank; none empty).
+CrossRankSummary summarize_rank_samples(std::vector<std::vector<double>> samples_by_rank);
 
 }  // namespace symm

@@ -180,5 +180,17 @@ TEST(CrossRankSummary, DifferentSampleCountsAreAnErrorOnEveryRank) {
   }
 }
 
+TEST(CrossRankSummary, FromSamplesAtHandTheSlowestMedianLeads) {
+  // Rank 1's median (3) is the slowest, rank 0's (1.5) the fastest.
+  const CrossRankSummary s = summarize_rank_samples({{1, 2, 1, 2}, {3, 3, 9, 1}, {2, 2}});
+  EXPECT_DOUBLE_EQ(s.headline_ms, 3.0);
+  EXPECT_EQ(s.slowest_rank, 1);
+  EXPECT_DOUBLE_EQ(s.skew_ms, 1.5);
+  EXPECT_DOUBLE_EQ(s.skew_ratio, 1.0);
+  ASSERT_EQ(s.ranks.size(), 3u);
+  EXPECT_DOUBLE_EQ(s.ranks[1].max_ms, 9.0);
+  EXPECT_EQ(s.samples_ms[2].size(), 2u);
+}
+
 }  // namespace
 }  // namespace symm
