@@ -19,7 +19,12 @@ ci: deps
 	set -o pipefail; cmake --build --preset ci -j $(JOBS) 2>&1 | tee build/ci/build.log
 	scripts/check-ptxas-report.sh build/ci/build.log build/ci --incremental
 
-run: release
+# Without a GPU, said before the long build: symm-gpus (symm::launch only) builds in seconds.
+run: deps
+	cmake --preset release
+	cmake --build --preset release --target symm-gpus
+	build/release/tools/gpu-count/symm-gpus >/dev/null
+	cmake --build --preset release -j $(JOBS)
 	scripts/main-job.sh build/release $(RUN_ARGS)
 
 test: ci

@@ -8,6 +8,10 @@ function(symm_export_library target alias)
   set_property(TARGET ${target} PROPERTY EXPORT_NAME ${alias})
   set_property(GLOBAL APPEND PROPERTY SYMM_EXPORTED_LIBRARIES ${target})
   target_compile_features(${target} INTERFACE cxx_std_20)  # our headers are C++20
+  # ... in .cu files too: CMake 3.25 cannot name cuda_std_20 for nvcc 13 (SymmCuda.cmake),
+  # so an installed user's .cu files get symm::cuda_flags (-std=c++20, the nvcc flags our
+  # headers need) through any library they link, as the README's example does.
+  target_link_libraries(${target} INTERFACE $<INSTALL_INTERFACE:symm::cuda_flags>)
 endfunction()
 
 function(symm_install_tool target)

@@ -9,6 +9,7 @@
 # The GPU machine's copy of the tree has no git history: pass the commit in.
 set -uo pipefail
 export SYMM_REQUIRE_GPU=1  # on the GPU machine a GPU test that finds no GPU fails (tests/support)
+export SYMM_GEMM_PLAN_CACHE=off  # measure the kernels built here, not plans recorded earlier
 cd "$(dirname "$0")/.."
 mkdir -p "${OUT:=out/gpu-check}"
 OUT=$(cd "$OUT" && pwd)

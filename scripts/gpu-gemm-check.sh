@@ -12,6 +12,7 @@
 # work elsewhere in the tree cannot stop it. Pass SYMM_GIT_COMMIT for the results file.
 set -uo pipefail
 export SYMM_REQUIRE_GPU=1  # on the GPU machine a GPU test that finds no GPU fails (tests/support)
+export SYMM_GEMM_PLAN_CACHE=off  # measure the kernels built here, not plans recorded earlier
 cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-all}
@@ -44,7 +45,7 @@ include(SymmDependencies)
 include(SymmCuda)
 include(SymmTargets)
 enable_testing()
-foreach(d src/launch src/runtime kernels/gemm tools/symm-bench tests/support tests/cpu/gemm tests/gpu/gemm)
+foreach(d src/launch src/runtime src/device src/baselines kernels/gemm kernels/ops tools/symm-bench tests/support tests/cpu/gemm tests/gpu/gemm)
   if(EXISTS $root/\${d}/CMakeLists.txt)
     string(REPLACE "/" "_" b \${d})
     add_subdirectory($root/\${d} \${b})
@@ -54,7 +55,7 @@ EOF
   cmake -S "$src" -B "$root/build/dev" -G Ninja -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
     -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
   if ! timeout 900 cmake --build "$root/build/dev" -j "$(nproc)" --target symm_gemm_plan_test \
-    symm_gemm_gpu_test symm-bench symm_gemm_ptx >"$OUT/build.log" 2>&1; then
+    symm_gemm_gpu_test symm-bench symm_gemm_ptx symm_ops_ptx >"$OUT/build.log" 2>&1; then
     grep -E "error|FAILED" "$OUT/build.log" | head -20
     say "build failed: $OUT/build.log"
     exit 1
@@ -79,15 +80,16 @@ if [ "$mode" = tests ] || [ "$mode" = all ] || [ "$mode" = quick ]; then
   timeout 60 "$bin/symm_gemm_gpu_test" --gtest_filter='WgmmaTile*' >"$OUT/tile.log" 2>&1 || failed wgmma-tile
   grep -E "^\[  (     OK|FAILED|  SKIPPED) \]|Failure|mismatch" "$OUT/tile.log" | head -20
   # The newest paths first, each bounded: a failure turns the feature off for the
-  # benchmark (SYMM_GEMM_CLUSTER=1, SYMM_GEMM_STREAM_K=0) instead of stopping the run.
-  say "GEMM vs cuBLAS: 2-block clusters"
-  timeout 60 "$bin/symm_gemm_gpu_test" --gtest_filter='*c2*:GemmSplitK.Uneven*' >"$OUT/gemm_test.log" 2>&1 ||
-    { failed cluster-tests; say "benchmark without clusters"; export SYMM_GEMM_CLUSTER=1; }
+  # benchmark (SYMM_GEMM_PINGPONG=0, SYMM_GEMM_STREAM_K=0) instead of stopping the run.
+  say "GEMM vs cuBLAS: ping-pong"
+  timeout 60 "$bin/symm_gemm_gpu_test" --gtest_filter='*pingpong*:GemmPingpong*:GemmSplitK.Uneven*' \
+    >"$OUT/gemm_test.log" 2>&1 ||
+    { failed pingpong-tests; say "benchmark without ping-pong"; export SYMM_GEMM_PINGPONG=0; }
   say "GEMM vs cuBLAS: stream-K"
   timeout 60 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmStreamK*' >>"$OUT/gemm_test.log" 2>&1 ||
     { failed stream-k-tests; say "benchmark without stream-K"; export SYMM_GEMM_STREAM_K=0; }
   say "GEMM vs cuBLAS: the rest"
-  timeout 180 "$bin/symm_gemm_gpu_test" --gtest_filter='-WgmmaTile*:*c2*:GemmSplitK.Uneven*:GemmStreamK*' \
+  timeout 180 "$bin/symm_gemm_gpu_test" --gtest_filter='-WgmmaTile*:*pingpong*:GemmPingpong*:GemmSplitK.Uneven*:GemmStreamK*' \
     >>"$OUT/gemm_test.log" 2>&1
   test_rc=$?
   echo "exit $test_rc"

@@ -5,8 +5,8 @@
 # alone on the local shard and the baselines (cuBLASLt + NCCL all-gather, cuBLASLt +
 # copy-engine scatter, the chunked copy-engine pipeline) in the same run; then our GEMM
 # against cuBLASLt (symm-bench gemm, quick preset); then the short sweep
-# (bench/presets/short.json) and the roofline report (tools/report/symm-report). Without a GPU the first program says
-# that a GPU is needed and the job exits non-zero.
+# (bench/presets/short.json) and the roofline report (tools/report/symm-report). Without a
+# GPU it says so at once (tools/gpu-count/symm-gpus) and exits non-zero.
 #
 #   scripts/main-job.sh BUILD_DIR [extra arguments of the GEMM + all-scatter program]
 # Results (JSON) go to $SYMM_RESULTS_DIR (default out/).
@@ -22,16 +22,18 @@ if [ -z "${SYMM_GIT_COMMIT:-}" ] && git rev-parse HEAD >/dev/null 2>&1; then
   export SYMM_GIT_COMMIT
 fi
 
+# GPUs counted as symm counts them (honouring CUDA_VISIBLE_DEVICES); none: said at once.
+gpus=$("$build/tools/gpu-count/symm-gpus")
 # All-scatter needs two ranks: on a one-GPU machine both share it (a correctness run; its
 # timings say nothing about NVLink, and the program labels them so).
 args=("$@")
-if [ ${#args[@]} -eq 0 ] && [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" = 1 ]; then
+if [ ${#args[@]} -eq 0 ] && [ "$gpus" = 1 ]; then
   echo "symm: one GPU visible: GEMM + all-scatter runs 2 ranks on it (correctness, not speed)"
   args=(-r 2)
 fi
 "$build/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization" \
   --variant all --validate --benchmark -o "$out/gemm_all_scatter.json" "${args[@]}"
-"$build/tools/symm-bench/symm-bench" gemm --preset bench/gemm/quick.json --output "$out/gemm.json"
+"$build/tools/symm-bench/symm-bench" gemm --preset bench/gemm/quick.json -o "$out/gemm.json"
 # The short sweep (1 rank pushing to a loopback copy of C, and 2 ranks), measured afresh,
 # and the roofline report of it and the GEMM figures.
 rm -f "$out/sweep-short.jsonl"

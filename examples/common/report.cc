@@ -7,7 +7,6 @@
 #include <set>
 
 #include "records.hpp"
-#include "symm/host/log.hpp"
 #include "symm/host/options.hpp"
 #include "symm/host/results.hpp"
 
@@ -155,7 +154,6 @@ void Records::write(const std::string& path, const Runtime& rt, const Spec& spec
                    {"cases", validation.checks},
                    {"failed", validation.failures}});
   results.write(path);
-  log::info(fmt::format("{}: results written to {}", spec.name, path));
 }
 
 }  // namespace symm::examples

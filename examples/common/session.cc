@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "example.hpp"
 #include "gather.hpp"
@@ -14,6 +13,7 @@
 #include "symm/host/launch.hpp"
 #include "symm/host/log.hpp"
 #include "symm/host/options.hpp"
+#include "symm/host/settings.hpp"
 
 namespace symm::examples {
 namespace {
@@ -73,11 +73,7 @@ int parse(int argc, char** argv, const Spec& spec, CommandLine& cl) {
   counts.push_back(app.add_option("--n_repeat", o.n_repeat, "timed iterations per case (>= 1)"));
   app.add_option("-o,--output_file", o.output_file, "JSON results (empty: none)");
   add_bytes_option(app, "--heap_size", cl.heap_size, "symmetric heap per rank (0: as needed)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;  // --help succeeds; every bad command line is 2
-  }
+  if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   if (!o.validate && !o.benchmark) o.validate = o.benchmark = true;
   cl.counts_given = std::any_of(counts.begin(), counts.end(), [](auto* c) { return c->count() > 0; });
   if (const std::string why = check_options(spec, cl); !why.empty()) {
@@ -200,7 +196,7 @@ int run(int argc, char** argv, const Spec& spec, const Body& body) {
     RuntimeOptions runtime_options = RuntimeOptions::from_env();
     if (cl.heap_size > 0)
       runtime_options.heap_size = cl.heap_size;
-    else if (std::getenv("SYMM_HEAP_SIZE") == nullptr)
+    else if (!settings::heap_size())
       runtime_options.heap_size = spec.heap_bytes(team.world(), cl.options.max_bytes) + (64 << 20);
     Runtime rt(team, runtime_options);
     Options options = cl.options;

@@ -14,6 +14,7 @@
 #include "symm/host/input_checks.hpp"
 #include "symm/host/log.hpp"
 #include "symm/host/options.hpp"
+#include "symm/host/settings.hpp"
 
 namespace symm::examples::gemm_all_scatter {
 namespace {
@@ -35,13 +36,13 @@ struct TileFlags {
   }
 };
 
-// The built WGMMA configuration the given fields name. Clusters are left out: the command
-// line has no flag for them (SYMM_GEMM_CLUSTER steers the plain GEMM only).
+// The built WGMMA configuration the given fields name. Ping-pong ones are left out: the
+// fused kernels flag each consumer's half of a tile (gemm_all_scatter/plan.cc).
 std::string resolve_tile(const TileFlags& flags, std::optional<gemm::KernelConfig>& out) {
   if (!flags.any()) return {};
   std::vector<gemm::KernelConfig> matching;
   for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs) {
-    if (c.cluster_m == 1 && (!flags.blk_m || c.blk_m == flags.blk_m) &&
+    if (!c.pingpong() && (!flags.blk_m || c.blk_m == flags.blk_m) &&
         (!flags.blk_n || c.blk_n == flags.blk_n) && (!flags.blk_k || c.blk_k == flags.blk_k) &&
         (!flags.stages || c.stages == flags.stages))
       matching.push_back(c);
@@ -110,12 +111,25 @@ std::string check_sweep_flags(const std::vector<const CLI::Option*>& point_flags
   return {};
 }
 
+// Every SYMM_* variable, before anything is written or launched (symm::launch checks
+// them again, but a sweep creates its results file first); the SYMM_GEMM_* ones steer the
+// baselines' and bulk_synchronous's GEMM inside the ranks.
+std::string check_settings() {
+  if (std::string problems = settings::check_all(); !problems.empty()) return problems;
+  try {
+    gemm::GemmOptions::from_env();
+    return {};
+  } catch (const Error& e) {
+    return e.what();
+  }
+}
+
 }  // namespace
 
 std::string built_tile_names() {
   std::string names;
   for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs)
-    if (c.cluster_m == 1) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
+    if (!c.pingpong()) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
   return names;
 }
 
@@ -197,17 +211,14 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
                  "sweep every point of this preset (bench/presets/*.json), one launch per rank count, "
                  "appending to -o (default sweep-<preset>.jsonl) and resuming from it");
   app.add_option("--seed", cl.seed, "random operands' seed (0: a fresh one, printed)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;  // --help succeeds; every bad command line is 2
-  }
+  if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   if (!cl.validate && !cl.benchmark) cl.validate = cl.benchmark = true;
   cl.counts_given = warmup->count() > 0 || repeat->count() > 0;
   cl.shape.dtype = datatype == "fp16" ? gemm::DType::fp16 : gemm::DType::bf16;
   cl.shape.b_layout = b_layout == "nk" ? gemm::BLayout::nk : gemm::BLayout::kn;
 
   std::string problem = check_bounds(cl, tile);
+  if (problem.empty()) problem = check_settings();
   if (problem.empty() && !cl.preset.empty())
     problem = check_sweep_flags(point_flags, output->count() > 0, cl);
   if (problem.empty()) problem = parse_variants(variants, cl.variants);

@@ -48,7 +48,7 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl);
 // the default SM count, and again in every rank with the real ones.
 std::string check_combination(const CommandLine& cl, int world, int sm_count);
 
-// The built tile configurations the command line and presets can name (no clusters),
+// The built tile configurations the command line and presets can name (cooperative ones),
 // comma-separated: what a refusal of another one lists.
 std::string built_tile_names();
 

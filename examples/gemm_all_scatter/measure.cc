@@ -31,15 +31,12 @@ void guarded(const std::function<void()>& fn, const FailureReportFn& report) {
 
 // One rank's verdict, gathered to all (plain data for Team::all_gather).
 struct Verdict {
-  Mismatch mismatch;
+  baselines::Mismatch mismatch;
   int where = -1;  // -1: C; i >= 0: extra output i (loopback peer)
 };
 
 std::string describe_failure(const Verdict& v, std::int64_t n) {
-  const std::string buffer = v.where < 0 ? "C" : fmt::format("loopback peer {}'s C", v.where);
-  return fmt::format("{} wrong elements of {}, first at row {} col {}: got {}, expected {}",
-                     v.mismatch.wrong, buffer, v.mismatch.first / n, v.mismatch.first % n,
-                     v.mismatch.got, v.mismatch.expected);
+  return baselines::describe(v.mismatch, n, v.where < 0 ? "C" : fmt::format("loopback peer {}'s C", v.where));
 }
 
 }  // namespace
@@ -55,13 +52,14 @@ Measurement::Measurement(Runtime& rt, const CommandLine& cl, const Operands& ope
       counts_(std::move(counts)),
       device_(device) {}
 
-Mismatch Measurement::check_outputs(const std::vector<void*>& extra_outputs, int& where) {
+baselines::Mismatch Measurement::check_outputs(const std::vector<void*>& extra_outputs, int& where) {
   const ops::AllScatterShape& s = cl_.shape;
-  const Tolerance tol = tolerance(s.dtype, s.k);
-  Mismatch total = count_wrong(operands_.c, s.dtype, reference_->data(), s.m * s.n, tol, stream_);
+  const baselines::Tolerance tol = baselines::output_tolerance(s.dtype, s.k);
+  const float* ref = reference_->data();
+  baselines::Mismatch total = baselines::count_wrong(operands_.c, s.dtype, ref, s.m * s.n, tol, stream_);
   where = -1;
   for (std::size_t i = 0; i < extra_outputs.size(); ++i) {
-    const Mismatch m = count_wrong(extra_outputs[i], s.dtype, reference_->data(), s.m * s.n, tol, stream_);
+    const baselines::Mismatch m = baselines::count_wrong(extra_outputs[i], s.dtype, ref, s.m * s.n, tol, stream_);
     if (m.wrong > 0 && total.wrong == 0) {
       total = m;
       where = static_cast<int>(i);
@@ -94,7 +92,7 @@ bool Measurement::validate(const std::string& what, const RunFn& run, const Fail
                              describe_failure(all[r], cl_.shape.n)));
   }
   if (passed && rt_.rank() == 0) {
-    const Tolerance tol = tolerance(cl_.shape.dtype, cl_.shape.k);
+    const baselines::Tolerance tol = baselines::output_tolerance(cl_.shape.dtype, cl_.shape.k);
     const std::string checked = rt_.world() == 1 ? "C" : fmt::format("C of all {} ranks", rt_.world());
     // A sweep says one line per point (its progress); each contender's pass is a debug line.
     const auto say = cl_.preset.empty() ? log::info : log::debug;

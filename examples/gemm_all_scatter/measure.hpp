@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "command_line.hpp"
-#include "compare.hpp"
 #include "operands.hpp"
 #include "reference.hpp"
+#include "symm/baselines/output_check.hpp"
 #include "symm/host/bench.hpp"
 #include "symm/host/runtime.hpp"
 
@@ -58,7 +58,7 @@ class Measurement {
   CrossRankSummary time(const RunFn& run, const FailureReportFn& report);
 
  private:
-  Mismatch check_outputs(const std::vector<void*>& extra_outputs, int& where);
+  baselines::Mismatch check_outputs(const std::vector<void*>& extra_outputs, int& where);
 
   Runtime& rt_;
   const CommandLine& cl_;

@@ -3,13 +3,13 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <set>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/settings.hpp"
 
 namespace symm::examples::gemm_all_scatter {
 
@@ -22,7 +22,7 @@ RuntimeOptions runtime_options(const CommandLine& cl, std::uint64_t needed_bytes
   RuntimeOptions options = RuntimeOptions::from_env();
   if (cl.heap_size > 0)
     options.heap_size = cl.heap_size;
-  else if (std::getenv("SYMM_HEAP_SIZE") == nullptr)
+  else if (!settings::heap_size())
     options.heap_size = needed_bytes;
   return options;
 }

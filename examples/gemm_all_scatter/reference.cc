@@ -1,25 +1,15 @@
-// cuBLAS sees column-major matrices: the row-major block C[:, s*n_w:(s+1)*n_w] = A @ B_s
-// is its (n_w x M, ldc = N) = B_s^T-as-stored @ A^T-as-stored, so the first operand is
-// the shard (transposed on use when it is stored N/world x K) and the second A.
+// Each shard's block of C (its N/world columns) is one problem for the shared fp32
+// reference GEMM, writing into the full-width reference (ldc = N).
 #include "reference.hpp"
 
-#include <cublas_v2.h>
 #include <fmt/format.h>
 
 #include "operands.hpp"
-#include "symm/common/error.hpp"
+#include "symm/baselines/reference_gemm.hpp"
 #include "symm/host/cuda_check.hpp"
-#include "symm/host/log.hpp"
 
 namespace symm::examples::gemm_all_scatter {
 namespace {
-
-void check_cublas(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw Error(fmt::format("{}{} failed: {} ({}); the reference of --validate cannot be computed",
-                            rank_prefix(), call, cublasGetStatusName(status),
-                            cublasGetStatusString(status)));
-}
 
 // Scratch device memory outside the heap, freed on every path.
 struct Scratch {
@@ -33,22 +23,6 @@ struct Scratch {
   void* ptr = nullptr;
 };
 
-struct Handle {
-  Handle() { check_cublas(cublasCreate(&h), "cublasCreate"); }
-  ~Handle() {
-    const cublasStatus_t s = cublasDestroy(h);
-    if (s == CUBLAS_STATUS_SUCCESS) return;
-    try {
-      log::warn(fmt::format("{}cublasDestroy(reference) failed: {}", rank_prefix(), cublasGetStatusName(s)));
-    } catch (...) {
-      // Formatting or logging failed (out of memory): nothing more can be reported.
-    }
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  cublasHandle_t h = nullptr;
-};
-
 }  // namespace
 
 Reference::Reference(const ops::AllScatterShape& shape, int world, const void* a,
@@ -59,18 +33,13 @@ Reference::Reference(const ops::AllScatterShape& shape, int world, const void* a
              "free GPU memory, or validate a smaller problem");
   try {
     Scratch shard(static_cast<std::size_t>(shard_elements(shape, world)) * gemm::dtype_bytes(shape.dtype));
-    Handle handle;
-    check_cublas(cublasSetStream(handle.h, stream), "cublasSetStream");
-    const cudaDataType in = shape.dtype == gemm::DType::fp16 ? CUDA_R_16F : CUDA_R_16BF;
+    const baselines::ReferenceGemm reference_gemm;
     const bool nk = shape.b_layout == gemm::BLayout::nk;
-    const float alpha = 1, beta = 0;
     for (int s = 0; s < world; ++s) {
       fill_b_shard(shard.ptr, shape, world, s, seed, stream);
-      check_cublas(cublasGemmEx(handle.h, nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, int(n_w), int(m),
-                                int(k), &alpha, shard.ptr, in, int(nk ? k : n_w), a, in, int(k), &beta,
-                                ref_ + s * n_w, CUDA_R_32F, int(n), CUBLAS_COMPUTE_32F,
-                                CUBLAS_GEMM_DEFAULT),
-                   "cublasGemmEx(reference shard)");
+      reference_gemm.run({m, n_w, k, a, k, shard.ptr, nk ? k : n_w, shape.b_layout, ref_ + s * n_w, n, shape.dtype,
+                gemm::DType::fp32},
+               stream);
     }
     // The scratch shard is freed when this scope ends: wait for the GEMMs reading it.
     check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize(reference)");

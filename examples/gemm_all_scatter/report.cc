@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "symm/host/log.hpp"
 #include "symm/host/results.hpp"
 
 namespace symm::examples::gemm_all_scatter {
@@ -153,7 +152,6 @@ void write_results(const RunFacts& facts, const std::vector<Row>& rows, const Ru
   ResultsWriter results(argc, argv, rt);
   for (json& row : rows_json(facts, rows)) results.add_row(std::move(row));
   results.write(facts.cl.output_file);
-  log::info(fmt::format("{}: results written to {}", facts.program.name, facts.cl.output_file));
 }
 
 }  // namespace symm::examples::gemm_all_scatter

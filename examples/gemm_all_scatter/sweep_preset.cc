@@ -134,7 +134,7 @@ SweepPreset parse_preset(const json& doc, const std::string& where) {
     const auto stages = r.integers("num_stages", 2, 16);
     for (const auto& tile : r.tuples("tiles", 3, 16, 256)) {
       for (std::int64_t s : stages)
-        p.configs.push_back(gemm::KernelConfig{int(tile[0]), int(tile[1]), int(tile[2]), int(s), 1});
+        p.configs.push_back(gemm::KernelConfig{int(tile[0]), int(tile[1]), int(tile[2]), int(s)});
     }
   } else {
     if (r.has("num_stages")) r.fail("num_stages", "needs \"tiles\" (without both, the plan chooses)");

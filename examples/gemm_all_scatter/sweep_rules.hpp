@@ -19,7 +19,7 @@ std::string world_skip_reason(int world, int visible_gpus);
 
 // Empty when `config` can run the shape on `world` ranks: each rank's shard must be at
 // least BLK_N wide (as Iris requires), the tile's shared memory within the limit, and
-// the configuration built (gemm::kWgmmaConfigs without clusters).
+// the configuration built (gemm::kWgmmaConfigs, cooperative ones).
 std::string config_skip_reason(const ops::AllScatterShape& shape, int world,
                                const gemm::KernelConfig& config, int max_smem_per_block);
 

@@ -7,19 +7,24 @@
 
 namespace symm::gemm {
 
+constexpr const char* kPingpongSuffix = "-pingpong";
+
 std::string to_string(const KernelConfig& c) {
-  const std::string cluster = c.cluster_m > 1 ? fmt::format("c{}", c.cluster_m) : "";
-  return fmt::format("{}x{}x{}s{}{}", c.blk_m, c.blk_n, c.blk_k, c.stages, cluster);
+  return fmt::format("{}x{}x{}s{}{}", c.blk_m, c.blk_n, c.blk_k, c.stages,
+                     c.pingpong() ? kPingpongSuffix : "");
 }
 
 bool parse_config(const std::string& text, KernelConfig& out) {
   KernelConfig c;
+  std::string shape = text;
+  const std::string suffix = kPingpongSuffix;
+  if (shape.size() > suffix.size() && shape.ends_with(suffix)) {
+    c.schedule = Schedule::pingpong;
+    shape.resize(shape.size() - suffix.size());
+  }
   int used = 0;
-  const auto whole = [&](int fields, int expected) { return fields == expected && used == int(text.size()); };
-  const char* s = text.c_str();
-  if (!whole(std::sscanf(s, "%dx%dx%ds%d%n", &c.blk_m, &c.blk_n, &c.blk_k, &c.stages, &used), 4) &&
-      !whole(std::sscanf(s, "%dx%dx%ds%dc%d%n", &c.blk_m, &c.blk_n, &c.blk_k, &c.stages, &c.cluster_m,
-                         &used), 5))
+  if (std::sscanf(shape.c_str(), "%dx%dx%ds%d%n", &c.blk_m, &c.blk_n, &c.blk_k, &c.stages, &used) != 4 ||
+      used != int(shape.size()))
     return false;
   out = c;
   return true;

@@ -35,10 +35,6 @@ void launch_wgmma(DType in, DType out, BLayout layout, const WgmmaLaunch& launch
   });
 }
 
-int resident_blocks(const KernelConfig& config, int sm_count) {
-  return resident_blocks_typed<DType::bf16, DType::bf16, BLayout::nk>(config, sm_count);
-}
-
 void launch_fallback(DType in, DType out, BLayout layout, const KernelConfig& config,
                      bool aligned_loads, const FallbackParams& params, cudaStream_t stream) {
   dispatch(in, out, layout, [&]<DType I, DType O, BLayout L>() {

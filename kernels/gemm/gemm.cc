@@ -17,6 +17,7 @@
 #include "symm/host/runtime.hpp"
 #include "launch.hpp"
 #include "symm/common/error.hpp"
+#include "symm/gemm/plan_cache.hpp"
 #include "symm/gemm/tensor_maps.hpp"
 
 namespace symm::gemm {
@@ -45,8 +46,8 @@ GemmOptions GemmOptions::from_env() {
   if (const char* c = env("SYMM_GEMM_CONFIG")) {
     KernelConfig cfg;
     if (!parse_config(c, cfg))
-      throw Error(fmt::format("symm gemm: SYMM_GEMM_CONFIG='{}' is not BMxBNxBKsSTAGES[c2], e.g. 128x256x64s4 "
-                              "or 128x256x64s4c2",
+      throw Error(fmt::format("symm gemm: SYMM_GEMM_CONFIG='{}' is not BMxBNxBKsSTAGES[-pingpong], e.g. "
+                              "128x256x64s4 or 128x128x64s6-pingpong",
                               c));
     o.config = cfg;
   }
@@ -54,7 +55,7 @@ GemmOptions GemmOptions::from_env() {
   o.gsize_m = env_int("SYMM_GEMM_GSIZE_M", o.gsize_m);
   o.k_splits = env_int("SYMM_GEMM_SPLITS", o.k_splits);
   o.stream_k = env_int("SYMM_GEMM_STREAM_K", o.stream_k);
-  o.cluster_m = env_int("SYMM_GEMM_CLUSTER", o.cluster_m);
+  o.pingpong = env_int("SYMM_GEMM_PINGPONG", o.pingpong);
   o.force_fallback = env_int("SYMM_GEMM_FORCE_FALLBACK", 0) != 0;
   o.verbose = env_int("SYMM_GEMM_VERBOSE", 0) != 0;
   if (auto why = validate(o); !why.empty()) throw Error("symm gemm: " + why);
@@ -81,9 +82,6 @@ Gemm::Gemm(GemmOptions options)
   if (auto why = validate(options_); !why.empty()) throw Error("symm gemm: invalid options: " + why);
   check_cuda(cudaGetDevice(&device_), "cudaGetDevice");
   limits_ = query_device_limits(device_);
-  static_assert(std::tuple_element_t<0, WgmmaConfigs>::CLUSTER_M == 2, "the cluster residency probe");
-  if (limits_.cc_major == 9 && limits_.cc_minor == 0)
-    limits_.cluster2_blocks = detail::resident_blocks(kWgmmaConfigs.front(), limits_.sm_count);
 }
 
 Gemm::~Gemm() {
@@ -117,6 +115,11 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
   if (options_.force_fallback || options_.config) return plan(p);  // nothing to choose
   const auto plans = candidate_plans(p, options_, limits_, candidates);
   if (plans.size() < 2) return plan(p);
+  const PlanCache cache = PlanCache::from_env();
+  cudaDeviceProp prop{};
+  check_cuda(cudaGetDeviceProperties(&prop, device_), "cudaGetDeviceProperties(plan cache key)");
+  const std::string key = plan_cache_key(prop.name, limits_, p, options_, plans);
+  if (auto cached = cache.find(key, plans)) return *cached;
   // Rounds of one timed run per plan, interleaved, so that clock and temperature drift
   // during tuning do not favour the plans timed first; the lowest median wins.
   CudaBenchDevice timer(stream);
@@ -134,7 +137,7 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
   Plan chosen = plans[best];
   chosen.reason = fmt::format("tuned: fastest median of {} candidate plans ({} interleaved runs each)",
                               plans.size(), runs);
-  return chosen;
+  return cache.record(key, chosen, plans);  // another rank's plan where it recorded one first
 }
 
 void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {

@@ -18,8 +18,6 @@ struct WgmmaLaunch {
 
 template <DType IN, DType OUT, BLayout BL>
 void launch_wgmma_typed(const WgmmaLaunch& launch, const WgmmaParams& params, cudaStream_t stream);
-template <DType IN, DType OUT, BLayout BL>
-int resident_blocks_typed(const KernelConfig& config, int sm_count);
 
 template <DType IN, DType OUT, BLayout BL>
 void launch_fallback_typed(const KernelConfig& config, bool aligned_loads, const FallbackParams& params,
@@ -30,7 +28,5 @@ void launch_wgmma(DType in, DType out, BLayout layout, const WgmmaLaunch& launch
                   const WgmmaParams& params, cudaStream_t stream);
 void launch_fallback(DType in, DType out, BLayout layout, const KernelConfig& config,
                      bool aligned_loads, const FallbackParams& params, cudaStream_t stream);
-// Blocks of a WGMMA configuration that fit on the device at once (whole clusters).
-int resident_blocks(const KernelConfig& config, int sm_count);
 
 }  // namespace symm::gemm::detail

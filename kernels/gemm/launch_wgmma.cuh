@@ -29,14 +29,4 @@ void launch_wgmma_typed(const WgmmaLaunch& launch, const WgmmaParams& params, cu
                 std::string(to_string(BL)));
 }
 
-template <DType IN, DType OUT, BLayout BL>
-int resident_blocks_typed(const KernelConfig& config, int sm_count) {
-  int blocks = 0;
-  if (!with_config<BL>(config, [&]<class Cfg>() {
-        blocks = grid_launch<Cfg>(kGemmKernel<Cfg, IN, OUT, BL>, sm_count, nullptr).resident_blocks(sm_count);
-      }))
-    throw Error("symm gemm: configuration " + to_string(config) + " is not built");
-  return blocks;
-}
-
 }  // namespace symm::gemm::detail

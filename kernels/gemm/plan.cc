@@ -19,17 +19,17 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 
 // Configurations the heuristic considers; the Iris sweep shapes (2 and 3 stages) run only
 // when asked for. Efficiencies: full-tile throughput relative to 128x256x64s4, measured
-// on an H200 (docs/gemm.md, runs 1-3). The 2-block cluster kernels measured 0.55-0.7 of
-// the others (a performance bug not found yet): rated 0.65, the model picks them only
-// where nothing else fits (SYMM_GEMM_CLUSTER=2 forces them, 1 excludes them).
+// on an H200 (docs/gemm.md, runs 1-3). Ping-pong: rated on its mainloop alone (its
+// epilogue is hidden, see predicted_cost), from the 2026-12-01 probe, where both shapes
+// ran at 0.97-0.98 of 128x256x64s4 on the short-K shapes they should help most.
 struct Candidate {
   KernelConfig config;
   double efficiency;
 };
 constexpr Candidate kCandidates[] = {
-    {{128, 256, 64, 4}, 1.00},    {{256, 128, 64, 4}, 0.99},    {{128, 192, 64, 4}, 0.99},
-    {{128, 144, 64, 5}, 0.96},    {{128, 128, 64, 6}, 0.94},    {{128, 256, 64, 4, 2}, 0.65},
-    {{128, 192, 64, 4, 2}, 0.65}, {{256, 128, 64, 4, 2}, 0.65}};
+    {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
+    {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94}, {{128, 128, 64, 6, Schedule::pingpong}, 0.86},
+    {{64, 256, 64, 4, Schedule::pingpong}, 0.86}};
 constexpr int kMaxSplits = 16;
 constexpr int kMinKItersPerSplit = 8;
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
@@ -55,25 +55,31 @@ double efficiency(const KernelConfig& c) {
   return std::min(1.0, 0.55 + 0.35 * shape + 0.05 * c.stages);
 }
 
-// Blocks for configuration c: gemm_sms (or every SM), whole resident clusters.
-int blocks_for(const KernelConfig& c, const GemmOptions& o, const DeviceLimits& d) {
-  int blocks = o.num_blocks > 0 ? std::min(o.num_blocks, d.sm_count) : d.sm_count;
-  if (c.cluster_m > 1) blocks = std::min(blocks, d.cluster2_blocks) / c.cluster_m * c.cluster_m;
-  return blocks;
+// Blocks: gemm_sms (or every SM).
+int blocks_for(const GemmOptions& o, const DeviceLimits& d) {
+  return o.num_blocks > 0 ? std::min(o.num_blocks, d.sm_count) : d.sm_count;
 }
 
-bool cluster_allowed(const KernelConfig& c, const GemmOptions& o) {
-  return o.cluster_m == 0 || o.cluster_m == c.cluster_m;
+// Ping-pong kernels take whole tiles only (config.hpp): not with forced splits or stream-K.
+bool schedule_allowed(const KernelConfig& c, const GemmOptions& o) {
+  return !c.pingpong() || (o.k_splits <= 1 && o.stream_k != 1);
 }
 
+bool schedule_wanted(const KernelConfig& c, const GemmOptions& o) {
+  return o.pingpong == -1 || o.pingpong == int(c.pingpong());
+}
+
+// gsize_m beyond the tile rows is one group, the same order: clamped, so that the
+// scheduler's gsize_m x tiles_n stays within int for any SYMM_GEMM_GSIZE_M.
 TileScheduler schedule(const KernelConfig& c, const GemmProblem& p, int splits, int gsize_m) {
-  return TileScheduler::make(p.m, p.n, p.k, c.blk_m, c.blk_n, c.blk_k, splits, gsize_m, c.cluster_m);
+  const int rows = int(ceil_div(p.m, c.blk_m));
+  return TileScheduler::make(p.m, p.n, p.k, c.blk_m, c.blk_n, c.blk_k, splits, std::min(gsize_m, rows));
 }
 
 // Stream-K over `workers`: every full wave of tiles but the last goes data-parallel, and
 // the last one to two waves' worth are cut into equal ranges, so no wave runs part-empty.
 TileScheduler stream_k_schedule(TileScheduler s, int workers) {
-  const int waves = workers > 0 ? s.num_work_tiles() / workers : 0;
+  const int waves = workers > 0 ? s.num_tiles() / workers : 0;
   s.stream_k_workers = workers;
   s.dp_tiles = waves >= 2 ? (waves - 1) * workers : 0;
   return s;
@@ -86,15 +92,16 @@ bool stream_k_fits(const TileScheduler& s, int workers, bool forced) {
   if (workers <= 0 || s.stream_k_iters() < std::int64_t(workers) * kMinKItersPerSplit ||
       s.total_iters() > std::numeric_limits<std::int32_t>::max())
     return false;
-  return forced || (s.dp_tiles > 0 && s.num_work_tiles() % workers != 0);
+  return forced || (s.dp_tiles > 0 && s.num_tiles() % workers != 0);
 }
 
 // The decomposition of config c (data-parallel, split-K or stream-K) with the lowest cost.
 TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const GemmOptions& o,
                             int blocks) {
   const TileScheduler unsplit = schedule(c, p, 1, o.gsize_m);
+  if (c.pingpong()) return unsplit;
   if (o.k_splits > 0) return schedule(c, p, std::min(o.k_splits, unsplit.k_iters), o.gsize_m);
-  const int workers = blocks / c.cluster_m;
+  const int workers = blocks;
   const TileScheduler stream = stream_k_schedule(unsplit, workers);
   if (o.stream_k == 1 && stream_k_fits(stream, workers, true)) return stream;
   const double base = predicted_cost(c, unsplit, blocks);
@@ -113,17 +120,35 @@ TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const G
   return best;
 }
 
+// Knobs asking for more than the problem or the device has get what there is (a refusal
+// would make one setting fail on every small problem); the reason (verbose line) says so.
+std::string clamp_notes(const GemmOptions& o, const Plan& plan, const DeviceLimits& d) {
+  std::string notes;
+  const bool wgmma = plan.kind == KernelKind::wgmma;
+  if (o.k_splits > plan.sched.k_splits)
+    notes += fmt::format("; k_splits={} (SYMM_GEMM_SPLITS) clamped to {}, the most {} K iterations allow",
+                         o.k_splits, plan.sched.k_splits, plan.sched.k_iters);
+  if (wgmma && o.num_blocks > d.sm_count)
+    notes += fmt::format("; num_blocks={} (SYMM_GEMM_SMS) clamped to the {} SMs", o.num_blocks, d.sm_count);
+  if (!wgmma && o.num_blocks > 0)
+    notes += "; num_blocks (SYMM_GEMM_SMS) does not apply to the fallback (a block per tile and split)";
+  if (wgmma && o.stream_k == 1 && !plan.sched.stream_k())
+    notes += fmt::format("; stream_k=1 (SYMM_GEMM_STREAM_K) not used: {}",
+                         o.k_splits > 0 ? "k_splits (SYMM_GEMM_SPLITS) is given"
+                                        : "fewer than 8 K iterations per block");
+  return notes;
+}
+
 Plan wgmma_plan(const KernelConfig& c, const GemmProblem& p, const GemmOptions& o,
                 const DeviceLimits& d, std::string reason) {
   Plan plan;
   plan.kind = KernelKind::wgmma;
   plan.config = c;
-  const int blocks = blocks_for(c, o, d);
+  const int blocks = blocks_for(o, d);
   plan.sched = best_schedule(c, p, o, blocks);
-  const int workers = plan.sched.stream_k() ? plan.sched.stream_k_workers
-                                            : std::min(blocks / c.cluster_m, plan.sched.num_units());
-  plan.num_blocks = workers * c.cluster_m;
-  plan.reason = std::move(reason);
+  plan.num_blocks = plan.sched.stream_k() ? plan.sched.stream_k_workers
+                                          : std::min(blocks, plan.sched.num_units());
+  plan.reason = std::move(reason) + clamp_notes(o, plan, d);
   return plan;
 }
 
@@ -154,8 +179,12 @@ std::string validate(const GemmOptions& o) {
   if (o.stream_k < -1 || o.stream_k > 1)
     return fmt::format("stream_k (SYMM_GEMM_STREAM_K) is {}; give 0 (never), -1 (heuristic) or 1 (always)",
                        o.stream_k);
-  if (o.cluster_m < 0 || o.cluster_m > 2)
-    return fmt::format("cluster_m (SYMM_GEMM_CLUSTER) is {}; give 0 (heuristic), 1 (none) or 2", o.cluster_m);
+  if (o.pingpong < -1 || o.pingpong > 1)
+    return fmt::format("pingpong (SYMM_GEMM_PINGPONG) is {}; give -1 (heuristic), 0 (never) or 1 (only)",
+                       o.pingpong);
+  if (o.pingpong == 1 && (o.k_splits > 1 || o.stream_k == 1))
+    return "pingpong=1 (SYMM_GEMM_PINGPONG) computes whole tiles only: it cannot be combined with "
+           "k_splits > 1 (SYMM_GEMM_SPLITS) or stream_k=1 (SYMM_GEMM_STREAM_K)";
   return {};
 }
 
@@ -186,11 +215,14 @@ std::string can_implement(const KernelConfig& c, const GemmProblem& p, const Dev
 }
 
 double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blocks) {
-  const int workers = std::max(1, num_blocks / c.cluster_m);
+  const int workers = std::max(1, num_blocks);
   double busiest = 0;  // K-iteration equivalents of the busiest block
-  if (s.stream_k()) {
+  if (c.pingpong()) {
+    // One consumer's epilogue runs under the other's mainloop: only the last one shows.
+    busiest = std::ceil(double(s.num_units()) / workers) * s.k_iters + kEpilogueKIters;
+  } else if (s.stream_k()) {
     const double dp_waves = double(s.dp_tiles / workers);
-    const double sk_tiles = std::ceil(double(s.num_work_tiles() - s.dp_tiles) / workers) + 1;
+    const double sk_tiles = std::ceil(double(s.num_tiles() - s.dp_tiles) / workers) + 1;
     busiest = dp_waves * (s.k_iters + kEpilogueKIters) +
               kStreamKIterCost * std::ceil(double(s.stream_k_iters()) / workers) +
               2 * kPartialKIters + sk_tiles * kEpilogueKIters;
@@ -211,6 +243,8 @@ struct FallbackCandidate {
   double efficiency;
   int blocks_per_sm;
 };
+// The fallback's grid is (tile columns, tile rows, splits): CUDA allows 65535 in z.
+constexpr int kMaxGridZ = 65535;
 constexpr FallbackCandidate kFallbackCandidates[] = {
     {FallbackConfig::desc, 1.0, FallbackConfig::BLOCKS_PER_SM},
     {FallbackNarrowConfig::desc, 0.95, FallbackNarrowConfig::BLOCKS_PER_SM}};
@@ -224,7 +258,10 @@ std::pair<int, double> fallback_splits(const TileScheduler& s, const GemmOptions
     return std::ceil(double(s.num_tiles()) * splits / slots) *
            (std::ceil(double(s.k_iters) / splits) + (splits > 1 ? kPartialKIters : 0));
   };
-  if (o.k_splits > 0) return {std::min(o.k_splits, s.k_iters), cost(std::min(o.k_splits, s.k_iters))};
+  if (o.k_splits > 0) {
+    const int splits = std::min({o.k_splits, s.k_iters, kMaxGridZ});
+    return {splits, cost(splits)};
+  }
   int best = 1;
   for (int splits = 2; splits <= std::min(kMaxSplits, s.k_iters / kMinKItersPerSplit); ++splits)
     if (cost(splits) < kMinSplitGain * cost(best)) best = splits;
@@ -254,10 +291,11 @@ Plan fallback_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimit
     plan.num_blocks = sched.num_units();
   }
   if (plan.num_blocks == 0)
-    throw Error(fmt::format("symm gemm: {} is not a fallback configuration for B as {} (built: {} "
-                            "for both layouts, {} for N x K)",
+    throw Error(fmt::format("symm gemm: {} (SYMM_GEMM_CONFIG with SYMM_GEMM_FORCE_FALLBACK) is not a "
+                            "fallback configuration for B as {} (built: {} for both layouts, {} for N x K)",
                             to_string(*o.config), to_string(p.b_layout), to_string(FallbackConfig::desc),
                             to_string(FallbackNarrowConfig::desc)));
+  plan.reason += clamp_notes(o, plan, d);
   return plan;
 }
 
@@ -267,17 +305,19 @@ std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, co
                                   int count) {
   std::vector<std::pair<double, Plan>> scored;
   for (const auto& cand : kCandidates) {
-    if (!cluster_allowed(cand.config, o) || !can_implement(cand.config, p, d).empty()) continue;
+    if (!schedule_wanted(cand.config, o) || !schedule_allowed(cand.config, o) ||
+        !can_implement(cand.config, p, d).empty())
+      continue;
     Plan plan = wgmma_plan(cand.config, p, o, d, "heuristic: fewest predicted K iterations per block");
     // Split-K's and stream-K's costs are the least certain part of the model: the split
     // factors next to the model's, and stream-K, compete too.
-    const int workers = blocks_for(cand.config, o, d) / cand.config.cluster_m;
+    const int workers = blocks_for(o, d);
     const TileScheduler stream = stream_k_schedule(schedule(cand.config, p, 1, o.gsize_m), workers);
-    if (o.stream_k == -1 && o.k_splits == 0 && !plan.sched.stream_k() &&
+    if (!cand.config.pingpong() && o.stream_k == -1 && o.k_splits == 0 && !plan.sched.stream_k() &&
         stream_k_fits(stream, workers, false)) {
       Plan variant = plan;
       variant.sched = stream;
-      variant.num_blocks = workers * cand.config.cluster_m;
+      variant.num_blocks = workers;
       scored.emplace_back(predicted_cost(cand.config, stream, variant.num_blocks), variant);
     }
     const int splits = plan.sched.k_splits;
@@ -285,9 +325,7 @@ std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, co
       if (plan.sched.stream_k() || o.k_splits > 0 || splits == 1 || other < 1) continue;
       Plan variant = plan;
       variant.sched.k_splits = std::min(other, plan.sched.k_iters);
-      variant.num_blocks =
-          std::min(blocks_for(cand.config, o, d) / cand.config.cluster_m, variant.sched.num_units()) *
-          cand.config.cluster_m;
+      variant.num_blocks = std::min(workers, variant.sched.num_units());
       scored.emplace_back(predicted_cost(cand.config, variant.sched, variant.num_blocks), variant);
     }
     scored.emplace_back(predicted_cost(cand.config, plan.sched, plan.num_blocks), std::move(plan));
@@ -302,13 +340,25 @@ std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, co
 
 Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d) {
   if (auto why = validate(p); !why.empty()) throw Error("symm gemm: invalid problem: " + why);
+  if (auto why = validate(o); !why.empty()) throw Error("symm gemm: invalid options: " + why);
   if (o.force_fallback) return fallback_plan(p, o, d, "fallback forced (SYMM_GEMM_FORCE_FALLBACK / options)");
   if (o.config) {
     if (auto why = can_implement(*o.config, p, d); !why.empty()) {
       if (!tma_incompatibility(p).empty() || d.cc_major != 9)
         return fallback_plan(p, o, d, "WGMMA cannot run it: " + why);
-      throw Error(fmt::format("symm gemm: configuration {} refused: {}", to_string(*o.config), why));
+      throw Error(
+          fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) refused: {}", to_string(*o.config), why));
     }
+    if (!schedule_wanted(*o.config, o))
+      throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) is {}ping-pong, but pingpong={} "
+                              "(SYMM_GEMM_PINGPONG) rules that out: give a {} configuration",
+                              to_string(*o.config), o.config->pingpong() ? "" : "not ", o.pingpong,
+                              o.pingpong == 1 ? "ping-pong (...-pingpong)" : "cooperative"));
+    if (!schedule_allowed(*o.config, o))
+      throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) computes whole tiles only; "
+                              "it cannot run with k_splits={} (SYMM_GEMM_SPLITS) or stream_k=1 "
+                              "(SYMM_GEMM_STREAM_K): drop those or pick a cooperative configuration",
+                              to_string(*o.config), o.k_splits));
     return wgmma_plan(*o.config, p, o, d, "configuration given");
   }
   if (auto why = can_implement(kCandidates[0].config, p, d); !why.empty())

@@ -82,15 +82,4 @@ std::optional<std::chrono::milliseconds> parse_seconds(std::string_view text) {
   return std::chrono::milliseconds(std::llround(seconds * 1000));
 }
 
-long long env_milliseconds(const EnvLookup& env, std::string_view name, long long fallback) {
-  auto text = env(name);
-  if (!text) return fallback;
-  auto value = parse_integer(*text);
-  if (!value || *value < 1 || *value > kMaxTimeLimitMs) {  // 0 would make every wait time out at once
-    throw Error(fmt::format("{}={} is not a number of milliseconds (expected an integer from 1 to {})",
-                            name, *text, kMaxTimeLimitMs));
-  }
-  return *value;
-}
-
 }  // namespace symm::detail

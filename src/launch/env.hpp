@@ -29,8 +29,4 @@ std::optional<long long> parse_integer(std::string_view text);
 // ("30", "0.5", "1e2").
 std::optional<std::chrono::milliseconds> parse_seconds(std::string_view text);
 
-// Milliseconds from the variable, or fallback when unset; throws symm::Error naming
-// the variable when it is set to anything but an integer from 1 to kMaxTimeLimitMs.
-long long env_milliseconds(const EnvLookup& env, std::string_view name, long long fallback);
-
 }  // namespace symm::detail

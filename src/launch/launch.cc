@@ -15,17 +15,22 @@
 #include "socket_team.hpp"
 #include "supervisor.hpp"
 #include "symm/host/log.hpp"
+#include "symm/host/settings.hpp"
 
 namespace symm {
 namespace {
 
 using detail::LauncherInfo;
 
+std::string no_gpu_line(const detail::GpuCount& gpus) {
+  return fmt::format("no GPU visible ({}); this program needs at least one NVIDIA GPU", gpus.why_none);
+}
+
 // Refuses (returns false) when the program needs a GPU and none is visible; notes when
 // ranks will share GPUs.
 bool check_gpus(const detail::GpuCount& gpus, const LaunchOptions& options, int world, bool announce) {
   if (options.needs_gpu && gpus.visible == 0) {
-    log::error(fmt::format("no GPU visible ({}); this program needs at least one NVIDIA GPU", gpus.why_none));
+    log::error(no_gpu_line(gpus));
     return false;
   }
   if (announce && gpus.visible > 0 && world > gpus.visible) {
@@ -38,11 +43,7 @@ bool check_gpus(const detail::GpuCount& gpus, const LaunchOptions& options, int 
 
 std::chrono::milliseconds rank_time_limit(const LaunchOptions& options) {
   if (options.rank_timeout) return *options.rank_timeout;  // given: even 0 (no limit) wins
-  auto text = detail::process_env()("SYMM_RANK_TIMEOUT_S");
-  if (!text) return std::chrono::milliseconds(0);
-  auto limit = detail::parse_seconds(*text);
-  if (!limit) throw Error(fmt::format("SYMM_RANK_TIMEOUT_S={} is not a number of seconds >= 0", *text));
-  return *limit;
+  return settings::rank_timeout().value_or(std::chrono::milliseconds(0));
 }
 
 int join(const LauncherInfo& launcher, const LaunchOptions& options, const std::function<int(Team&)>& rank_main) {
@@ -73,7 +74,7 @@ int join(const LauncherInfo& launcher, const LaunchOptions& options, const std::
 
   detail::enter_rank(launcher.rank, launcher.world, launcher.local_rank);
   log::info(fmt::format("joined external launcher {} (job {})", launcher.name, launcher.job));
-  const auto timeout = detail::default_bootstrap_timeout();
+  const auto timeout = settings::bootstrap_timeout();
   std::vector<UniqueFd> sockets(static_cast<std::size_t>(launcher.world));
   if (launcher.world > 1) {
     const auto place = detail::rendezvous_place(launcher.identity, detail::process_env());
@@ -97,7 +98,18 @@ int spawn(const LaunchOptions& options, const std::function<int(Team&)>& rank_ma
 
 }  // namespace
 
+std::string no_gpu_message() {
+  const detail::GpuCount gpus = detail::count_gpus();
+  return gpus.visible > 0 ? std::string{} : no_gpu_line(gpus);
+}
+
 int launch(const LaunchOptions& options, const std::function<int(Team&)>& rank_main) {
+  // Before any rank, NVML or CUDA call: a bad SYMM_* variable is a bad command line (2),
+  // said at once rather than by every rank after the GPU started.
+  if (const std::string problems = settings::check_all(); !problems.empty()) {
+    log::error(problems);
+    return 2;
+  }
   try {
     if (options.num_ranks < 0 || options.num_ranks > detail::kMaxRanks) {
       throw Error(fmt::format("num_ranks must be between 1 and {} (0: one per GPU), not {}", detail::kMaxRanks,

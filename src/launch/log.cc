@@ -4,11 +4,12 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstdlib>
+#include <exception>
 #include <string>
-#include <strings.h>
 
 #include <fmt/format.h>
+
+#include "symm/host/settings.hpp"
 
 namespace symm::log {
 namespace {
@@ -16,24 +17,16 @@ namespace {
 std::atomic<int> g_rank{-1};
 std::atomic<int> g_world{0};
 
+// A bad value must not silence errors, nor may logging throw: say so once and keep info
+// (programs refuse it at start-up, settings::check_all; this covers code that never asks).
 Level level_from_env() {
-  const char* text = std::getenv("SYMM_LOG_LEVEL");
-  if (text == nullptr || *text == '\0') return Level::info;
-  const struct {
-    const char* name;
-    Level level;
-  } names[] = {{"error", Level::error}, {"warn", Level::warn},  {"warning", Level::warn},
-               {"info", Level::info},   {"debug", Level::debug}, {"0", Level::error},
-               {"1", Level::warn},      {"2", Level::info},      {"3", Level::debug}};
-  for (const auto& entry : names) {
-    if (::strcasecmp(text, entry.name) == 0) return entry.level;
+  try {
+    return settings::log_level();
+  } catch (const std::exception& e) {
+    const std::string note = fmt::format("symm: warning: {}; using info\n", e.what());
+    [[maybe_unused]] auto ignored = ::write(STDERR_FILENO, note.data(), note.size());
+    return Level::info;
   }
-  // Unknown values must not silence errors: say so once and keep the default.
-  std::string note = fmt::format(
-      "symm: warning: SYMM_LOG_LEVEL={} is not one of error, warn, info, debug; using info\n",
-      text);
-  [[maybe_unused]] auto ignored = ::write(STDERR_FILENO, note.data(), note.size());
-  return Level::info;
 }
 
 Level current_level() {

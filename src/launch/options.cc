@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -131,6 +132,60 @@ CLI::Option* add_bytes_option(CLI::App& app, const std::string& name, std::uint6
           name, [&value](const std::string& text) { value = parse_bytes(text); }, description)
       ->check(is_size)
       ->default_str(format_bytes(value));
+}
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The flag of `app` or its subcommands nearest to `given` ("--n_repeats" -> "--n_repeat"),
+// empty when none is close (at most a third of the name differs).
+std::string nearest_flag(const CLI::App& app, std::string_view given) {
+  const std::string_view name = given.substr(0, given.find('='));
+  std::vector<const CLI::App*> apps{&app};
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) apps.push_back(sub);
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
+  for (const CLI::App* a : apps) {
+    for (const CLI::Option* option : a->get_options()) {
+      for (const std::string& l : option->get_lnames()) {
+        const std::string flag = "--" + l;
+        if (const std::size_t d = edit_distance(name, flag); d < best_distance) best_distance = d, best = flag;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+int parse_command_line(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+    return -1;
+  } catch (const CLI::ParseError& e) {
+    if (app.exit(e) == 0) return 0;  // --help
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) return 2;
+    for (const std::string& extra : app.remaining(true)) {
+      if (!extra.starts_with("--")) continue;
+      if (const std::string flag = nearest_flag(app, extra); !flag.empty())
+        fmt::print(stderr, "{}: did you mean {}?\n", extra, flag);
+    }
+    return 2;  // every bad command line
+  }
 }
 
 void add_launch_options(CLI::App& app, LaunchOptions& options) {

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "env.hpp"
+#include "symm/host/settings.hpp"
 #include "limits.hpp"
 #include "link.hpp"
 
@@ -269,14 +269,9 @@ class SocketTeam final : public Team {
 
 }  // namespace
 
-std::chrono::milliseconds default_bootstrap_timeout() {
-  return std::chrono::milliseconds(
-      env_milliseconds(process_env(), "SYMM_BOOTSTRAP_TIMEOUT_MS", kDefaultBootstrapTimeoutMs));
-}
-
 std::unique_ptr<Team> make_socket_team(int rank, int world, std::vector<UniqueFd> sockets,
                                        std::chrono::milliseconds timeout) {
-  if (timeout.count() <= 0) timeout = default_bootstrap_timeout();
+  if (timeout.count() <= 0) timeout = settings::bootstrap_timeout();
   return std::make_unique<SocketTeam>(rank, world, std::move(sockets), timeout);
 }
 

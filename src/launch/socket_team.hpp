@@ -16,7 +16,4 @@ namespace symm::detail {
 std::unique_ptr<Team> make_socket_team(int rank, int world, std::vector<UniqueFd> sockets,
                                        std::chrono::milliseconds timeout = {});
 
-// The timeout a team uses when none is given.
-std::chrono::milliseconds default_bootstrap_timeout();
-
 }  // namespace symm::detail

@@ -3,24 +3,16 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <bit>
 #include <cstring>
-#include <utility>
 
-#include "env_knobs.hpp"
 #include "heap_mapping.hpp"
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/log.hpp"
+#include "symm/host/settings.hpp"
 
 namespace symm {
 namespace {
-
-constexpr std::array<std::pair<HeapTransport, std::string_view>, 3> kTransports = {{
-    {HeapTransport::automatic, "auto"},
-    {HeapTransport::vmm, "vmm"},
-    {HeapTransport::ipc, "ipc"},
-}};
 
 // Every rank must ask for the same heap: offsets and Context::heap_size assume it.
 void check_same_request(Team& team, std::size_t bytes) {
@@ -69,20 +61,6 @@ std::size_t common_alignment(std::span<const std::uintptr_t> bases) {
 
 }  // namespace
 
-std::string_view transport_name(HeapTransport transport) {
-  for (const auto& [value, name] : kTransports) {
-    if (value == transport) return name;
-  }
-  return "?";
-}
-
-HeapTransport parse_transport(std::string_view name) {
-  for (const auto& [value, known] : kTransports) {
-    if (known == name) return value;
-  }
-  throw Error(fmt::format("unknown heap transport '{}'; expected auto, vmm or ipc", name));
-}
-
 Heap::Heap(Team& team, int device, std::size_t bytes, HeapTransport transport)
     : team_(team),
       device_(device),
@@ -91,9 +69,7 @@ Heap::Heap(Team& team, int device, std::size_t bytes, HeapTransport transport)
       bases_(mapping_->bases().begin(), mapping_->bases().end()),
       base_alignment_(common_alignment(bases_)),
       allocator_(mapping_->size()),
-      check_every_(env_unsigned("SYMM_HEAP_CHECK_EVERY",
-                                "allocations between symmetry checks; 0: never")
-                       .value_or(1)) {
+      check_every_(settings::heap_check_every()) {
   try {
     // Zeroed, so flags and counters placed on the heap start from a known state.
     SYMM_CUDA_CHECK(cudaMemset(base(), 0, size()));

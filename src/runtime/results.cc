@@ -19,6 +19,7 @@
 
 #include "symm/common/error.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/log.hpp"
 #include "symm/host/runtime.hpp"
 
 extern char** environ;
@@ -182,6 +183,7 @@ void ResultsWriter::write(const std::string& path) const {
     std::remove(temporary.c_str());
     throw Error(fmt::format("cannot move results into {}: {}", path, std::strerror(error)));
   }
+  log::info(fmt::format("wrote {}", path));  // every program's results, said where they went
 }
 
 }  // namespace symm

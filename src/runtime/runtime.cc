@@ -9,11 +9,11 @@
 #include <cstring>
 #include <string>
 
-#include "env_knobs.hpp"
 #include "heap_mapping.hpp"
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/log.hpp"
 #include "symm/host/options.hpp"
+#include "symm/host/settings.hpp"
 
 namespace symm {
 namespace {
@@ -23,9 +23,7 @@ int select_device(const Team& team) {
   int count = 0;
   check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
   if (count == 0) throw Error(fmt::format("{}no GPU is visible; symm needs one", rank_prefix()));
-  const auto local_rank =
-      env_unsigned("SYMM_LOCAL_RANK", "this rank's index on its host, set by symm::launch");
-  const int device = static_cast<int>(local_rank.value_or(team.rank()) % count);
+  const int device = settings::local_rank().value_or(team.rank()) % count;
   check_cuda(cudaSetDevice(device), fmt::format("cudaSetDevice({})", device));
   return device;
 }
@@ -73,28 +71,13 @@ void check_peer_paths(Team& team, int device, const std::vector<std::string>& ra
 
 RuntimeOptions RuntimeOptions::from_env() {
   RuntimeOptions options;
-  if (const char* size = std::getenv("SYMM_HEAP_SIZE"); size != nullptr && *size != '\0') {
-    try {
-      options.heap_size = parse_bytes(size);
-    } catch (const Error& e) {
-      throw Error(fmt::format("SYMM_HEAP_SIZE: {}", e.what()));
-    }
-  }
-  if (const char* transport = std::getenv("SYMM_HEAP_TRANSPORT");
-      transport != nullptr && *transport != '\0') {
-    options.transport = parse_transport(transport);
-  }
+  options.heap_size = settings::heap_size().value_or(options.heap_size);
+  options.transport = settings::heap_transport();
   return options;
 }
 
 std::uint64_t device_wait_timeout_ns() {
-  const auto ms = env_unsigned("SYMM_WAIT_TIMEOUT_MS",
-                               "milliseconds a device-side wait may spin before it reports and traps");
-  // 0 would trap every wait at once; beyond a day the nanoseconds near the clock's range.
-  constexpr std::uint64_t kMaxMs = 24ull * 3600 * 1000;
-  if (ms && (*ms == 0 || *ms > kMaxMs))
-    throw Error(fmt::format("SYMM_WAIT_TIMEOUT_MS={} is out of range: give 1 to {} milliseconds", *ms, kMaxMs));
-  return ms.value_or(device::kDefaultWaitTimeoutMs) * 1'000'000;
+  return settings::wait_timeout_ms().value_or(device::kDefaultWaitTimeoutMs) * 1'000'000;
 }
 
 Runtime::Runtime(Team& team, const RuntimeOptions& options)
@@ -105,6 +88,13 @@ Runtime::Runtime(Team& team, const RuntimeOptions& options)
   check_cuda(cudaGetDeviceProperties(&properties, device_), "cudaGetDeviceProperties");
   device_name_ = properties.name;
   sm_count_ = properties.multiProcessorCount;
+  // The first moment the heap can be judged against the GPU: said here, in the settings'
+  // words, rather than as a failed cuMemCreate.
+  if (options.heap_size > properties.totalGlobalMem)
+    throw Error(fmt::format("--heap_size / SYMM_HEAP_SIZE = {} is not valid on GPU {} ({}): expected at "
+                            "most its memory, {}; give a smaller size",
+                            format_bytes(options.heap_size), device_, device_name_,
+                            format_bytes(properties.totalGlobalMem)));
   rank_gpus_ = gather_rank_gpus(team, device_);
   check_peer_paths(team, device_, rank_gpus_);
   const auto sharing = std::count(rank_gpus_.begin(), rank_gpus_.end(), rank_gpus_[team.rank()]);

@@ -1,5 +1,7 @@
-// `symm-bench gemm`: for each problem, check our output against cublasLt's, then time
-// ours, cublasLt and ours on fewer SMs in turn (interleaved), `repeats` times each.
+// `symm-bench gemm`: for each problem, check every contender (ours, cublasLt, ours on
+// fewer SMs) element-wise against an fp32 cuBLAS reference, then time those that passed
+// in turn (interleaved), `repeats` times each. A contender that failed is not timed: its
+// row says how many elements were wrong and where the first one is.
 #include "gemm_bench.hpp"
 
 #include <cuda_runtime_api.h>
@@ -12,9 +14,12 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "device_ops.hpp"
 #include "symm/baselines/cublaslt_gemm.hpp"
+#include "symm/baselines/output_check.hpp"
+#include "symm/baselines/reference_gemm.hpp"
 #include "symm/common/error.hpp"
 #include "symm/gemm/gemm.hpp"
 #include "symm/host/bench.hpp"
@@ -26,8 +31,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kMaxRelError = 1e-2;  // ours vs cublasLt, both rounded to 16 bits
-
 struct DeviceMatrix {
   explicit DeviceMatrix(std::size_t bytes) { check_cuda(cudaMalloc(&ptr, bytes), "cudaMalloc(operand)"); }
   ~DeviceMatrix() { warn_on_cuda_error(cudaFree(ptr), "cudaFree(operand)"); }
@@ -36,13 +39,15 @@ struct DeviceMatrix {
   void* ptr = nullptr;
 };
 
-// One timed implementation: a median per repeat.
+// One implementation: validated once, then timed (a median per repeat) if it passed.
 struct Contender {
   std::string name;
   std::function<void()> fn;
+  baselines::Mismatch mismatch;  // of its validation run
   std::vector<double> medians_ms;
   BenchResult last;
 
+  bool valid() const { return mismatch.wrong == 0; }
   double median_ms() const {
     auto v = medians_ms;
     std::sort(v.begin(), v.end());
@@ -62,42 +67,81 @@ std::uint64_t fresh_seed() {
 
 struct Measured {
   json row;
-  double ratio = 0;                   // ours / cublasLt TFLOPS
-  std::vector<double> fewer_ratios;   // ours on fewer SMs / cublasLt
-  bool valid = false;
+  std::optional<double> ratio;                      // ours / cublasLt TFLOPS, when both passed
+  std::vector<std::optional<double>> fewer_ratios;  // ours on fewer SMs / cublasLt, likewise
+  bool valid = false;                               // every contender passed
 };
+
+// Poisons C with NaN (an unwritten element cannot pass), runs each contender once and
+// records the elements of C outside the tolerance of the fp32 reference.
+void validate(std::vector<Contender>& contenders, const gemm::GemmProblem& p, const float* ref,
+              const baselines::Tolerance& tol, cudaStream_t stream) {
+  const std::size_t bytes = std::size_t(p.m * p.n) * gemm::dtype_bytes(p.out_dtype);
+  for (Contender& ct : contenders) {
+    SYMM_CUDA_CHECK(cudaMemsetAsync(p.c, 0xFF, bytes, stream));
+    ct.fn();
+    ct.mismatch = baselines::count_wrong(p.c, p.out_dtype, ref, p.m * p.n, tol, stream);
+  }
+}
+
+json validation_json(const Contender& ct, std::int64_t cols) {
+  if (ct.valid()) return {{"valid", true}};
+  const baselines::Mismatch& m = ct.mismatch;
+  return {{"valid", false}, {"not_timed", "wrong output: " + baselines::describe(m, cols, "C")},
+          {"wrong_elements", m.wrong},
+          {"first_wrong", {{"row", m.first / cols}, {"col", m.first % cols}, {"got", m.got},
+                           {"want", m.expected}}}};
+}
+
+std::string tflops_cell(const GemmShape& s, const Contender& ct) {
+  return ct.valid() ? fmt::format("{:>8.1f}", tflops(s, ct.median_ms())) : fmt::format("{:>8}", "WRONG");
+}
+
+// The table row of one problem, then a line per contender that was not timed, saying why.
+void print_row(const GemmShape& s, gemm::DType dtype, const gemm::Plan& plan,
+               const std::vector<Contender>& contenders, std::optional<double> ratio,
+               const baselines::Tolerance& tol) {
+  const std::string split = plan.sched.stream_k() ? "sk" : std::to_string(plan.sched.k_splits);
+  std::optional<double> spread;  // of ours and cublasLt, where timed
+  for (const Contender* ct : {&contenders[0], &contenders[1]})
+    if (ct->valid()) spread = std::max(spread.value_or(0.0), ct->spread());
+  fmt::print("{:>6} {:>6} {:>6} {:>2} {:>5} {:>14} {:>3} {} {} {:>6} {:>6}", s.m, s.n, s.k, s.world,
+             gemm::to_string(dtype), gemm::to_string(plan.config), split, tflops_cell(s, contenders[0]),
+             tflops_cell(s, contenders[1]), ratio ? fmt::format("{:.3f}", *ratio) : "-",
+             spread ? fmt::format("{:.3f}", *spread) : "-");
+  for (std::size_t i = 2; i < contenders.size(); ++i) fmt::print(" {}", tflops_cell(s, contenders[i]));
+  fmt::print("\n");
+  for (const auto& ct : contenders)
+    if (!ct.valid())
+      fmt::print("  {} not timed, WRONG OUTPUT: {} (rtol 2^{}, atol {:.3g})\n", ct.name,
+                 baselines::describe(ct.mismatch, s.n, "C"), std::lround(std::log2(tol.rtol)), tol.atol);
+}
 
 Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& o,
                  BenchDevice& device, cudaStream_t stream, const gemm::DeviceLimits& limits) {
   const bool nk = o.layout == gemm::BLayout::nk;
   const std::size_t es = gemm::dtype_bytes(dtype);
-  DeviceMatrix a(s.m * s.k * es), b(s.n * s.k * es), c(s.m * s.n * es), c_ref(s.m * s.n * es);
+  DeviceMatrix a(s.m * s.k * es), b(s.n * s.k * es), c(s.m * s.n * es), ref(s.m * s.n * sizeof(float));
   const std::uint64_t seed = o.seed ? o.seed : fresh_seed();
   fill_uniform(a.ptr, s.m * s.k, dtype, seed, stream);
   fill_uniform(b.ptr, s.n * s.k, dtype, seed + 1, stream);
   const gemm::GemmProblem p{s.m, s.n, s.k, a.ptr, s.k, b.ptr, nk ? s.k : s.n, o.layout, c.ptr, s.n,
                             dtype, dtype};
   gemm::GemmProblem p_ref = p;
-  p_ref.c = c_ref.ptr;
+  p_ref.c = ref.ptr;
+  p_ref.out_dtype = gemm::DType::fp32;
+  baselines::ReferenceGemm().run(p_ref, stream);
 
   // Both sides pick among their candidates by timing: cublasLt among its heuristic's,
   // ours among our heuristic's best few (unless --no-tune).
   gemm::Gemm ours(o.gemm);
   const gemm::Plan heuristic = ours.plan(p);
   const gemm::Plan plan = o.tune ? ours.tune(p, stream) : heuristic;
-  const baselines::CublasLtGemm lt(p_ref, stream);
-
-  // Correctness first: poisoned output, then ours against cublasLt.
-  SYMM_CUDA_CHECK(cudaMemsetAsync(c.ptr, 0xFF, s.m * s.n * es, stream));
-  ours.run(p, plan, stream);
-  lt.run(p_ref.a, p_ref.b, p_ref.c, stream);
-  const OutputCheck check = compare_outputs(c.ptr, c_ref.ptr, s.m, s.n, s.n, dtype, stream);
-  Measured out;
-  out.valid = check.nonfinite == 0 && check.rel_fro < kMaxRelError;
+  const baselines::CublasLtGemm lt(p, stream);
 
   std::vector<Contender> contenders;
-  contenders.push_back({"ours", [&] { ours.run(p, plan, stream); }, {}, {}});
-  contenders.push_back({"cublaslt", [&] { lt.run(p_ref.a, p_ref.b, p_ref.c, stream); }, {}, {}});
+  contenders.push_back({"ours", [&] { ours.run(p, plan, stream); }, {}, {}, {}});
+  contenders.push_back({"cublaslt", [&] { lt.run(p.a, p.b, p.c, stream); }, {}, {}, {}});
   std::vector<std::unique_ptr<gemm::Gemm>> fewer;
   std::vector<gemm::Plan> fewer_plans;
   for (int f : o.fewer_sms) {
@@ -108,24 +152,37 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   }
   for (std::size_t i = 0; i < fewer.size(); ++i)
     contenders.push_back({fmt::format("ours_{}sms", limits.sm_count - o.fewer_sms[i]),
-                          [&, i] { fewer[i]->run(p, fewer_plans[i], stream); }, {}, {}});
+                          [&, i] { fewer[i]->run(p, fewer_plans[i], stream); }, {}, {}, {}});
+
+  const baselines::Tolerance tol = baselines::output_tolerance(dtype, s.k);
+  validate(contenders, p, static_cast<const float*>(ref.ptr), tol, stream);
 
   BenchOptions bo;
   bo.n_warmup = o.warmup;
   bo.n_repeat = o.iters;
   for (int r = 0; r < o.repeats; ++r)
     for (auto& ct : contenders) {
+      if (!ct.valid()) continue;
       ct.last = do_bench(device, ct.fn, [] {}, [] {}, bo);
       ct.medians_ms.push_back(ct.last.median_ms);
     }
 
-  out.ratio = contenders[1].median_ms() / contenders[0].median_ms();
+  Measured out;
+  out.valid = std::all_of(contenders.begin(), contenders.end(), [](const Contender& ct) { return ct.valid(); });
+  const Contender& lt_ct = contenders[1];
+  const auto over_lt = [&](const Contender& ct) -> std::optional<double> {
+    if (!ct.valid() || !lt_ct.valid()) return std::nullopt;
+    return lt_ct.median_ms() / ct.median_ms();
+  };
+  out.ratio = over_lt(contenders[0]);
   json impls = json::object();
   for (const auto& ct : contenders) {
-    impls[ct.name] = {{"median_ms", ct.median_ms()}, {"tflops", tflops(s, ct.median_ms())},
-                      {"repeat_medians_ms", ct.medians_ms}, {"spread", ct.spread()},
-                      {"last_repeat", to_json(ct.last)}};
-    if (ct.name.starts_with("ours_")) out.fewer_ratios.push_back(contenders[1].median_ms() / ct.median_ms());
+    impls[ct.name] = validation_json(ct, s.n);
+    if (ct.valid())
+      impls[ct.name].update({{"median_ms", ct.median_ms()}, {"tflops", tflops(s, ct.median_ms())},
+                             {"repeat_medians_ms", ct.medians_ms}, {"spread", ct.spread()},
+                             {"last_repeat", to_json(ct.last)}});
+    if (ct.name.starts_with("ours_")) out.fewer_ratios.push_back(over_lt(ct));
   }
   impls["ours"]["config"] = gemm::to_string(plan.config);
   impls["ours"]["k_splits"] = plan.sched.k_splits;
@@ -139,26 +196,22 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   impls["cublaslt"]["algo"] = lt.chosen();
   out.row = {{"m", s.m}, {"n", s.n}, {"k", s.k}, {"world", s.world}, {"dtype", gemm::to_string(dtype)},
              {"layout", gemm::to_string(o.layout)}, {"seed", seed}, {"valid", out.valid},
-             {"rel_error_vs_cublaslt", check.rel_fro}, {"nonfinite", check.nonfinite},
-             {"ratio_ours_over_cublaslt", out.ratio}, {"impls", impls}};
-  const std::string split = plan.sched.stream_k() ? "sk" : std::to_string(plan.sched.k_splits);
-  fmt::print("{:>6} {:>6} {:>6} {:>2} {:>5} {:>14} {:>3} {:>8.1f} {:>8.1f} {:>6.3f} {:>6.3f}",
-             s.m, s.n, s.k, s.world, gemm::to_string(dtype), gemm::to_string(plan.config), split,
-             tflops(s, contenders[0].median_ms()),
-             tflops(s, contenders[1].median_ms()), out.ratio,
-             std::max(contenders[0].spread(), contenders[1].spread()));
-  for (std::size_t i = 2; i < contenders.size(); ++i)
-    fmt::print(" {:>8.1f}", tflops(s, contenders[i].median_ms()));
-  fmt::print("{}\n", out.valid ? "" : fmt::format("  WRONG OUTPUT (rel {:.2e}, {} non-finite)",
-                                                  check.rel_fro, check.nonfinite));
+             {"tolerance", {{"rtol", tol.rtol}, {"atol", tol.atol}}},
+             {"ratio_ours_over_cublaslt", out.ratio ? json(*out.ratio) : json(nullptr)}, {"impls", impls}};
+
+  print_row(s, dtype, plan, contenders, out.ratio, tol);
   std::fflush(stdout);
   return out;
 }
 
-double geomean(const std::vector<double>& v) {
+// Of the ratios present; none when there are none.
+std::optional<double> geomean(const std::vector<std::optional<double>>& v) {
   double log_sum = 0;
-  for (double x : v) log_sum += std::log(x);
-  return std::exp(log_sum / double(v.size()));
+  int n = 0;
+  for (const auto& x : v)
+    if (x) log_sum += std::log(*x), ++n;
+  if (n == 0) return std::nullopt;
+  return std::exp(log_sum / n);
 }
 
 }  // namespace
@@ -181,8 +234,8 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
   for (int f : o.fewer_sms) fmt::print(" {:>8}", fmt::format("{}SM TF", limits.sm_count - f));
   fmt::print("\n");
 
-  std::vector<double> ratios;
-  std::vector<std::vector<double>> fewer_ratios(o.fewer_sms.size());
+  std::vector<std::optional<double>> ratios;
+  std::vector<std::vector<std::optional<double>>> fewer_ratios(o.fewer_sms.size());
   bool all_valid = true;
   for (const auto& shape : o.shapes)
     for (auto dtype : o.dtypes) {
@@ -193,17 +246,27 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
       all_valid = all_valid && m.valid;
     }
 
-  json summary = {{"summary", true}, {"problems", ratios.size()},
-                  {"geomean_ours_over_cublaslt", geomean(ratios)},
-                  {"min_ours_over_cublaslt", *std::min_element(ratios.begin(), ratios.end())},
+  // Geomeans over the problems where both sides passed; a wrong output leaves its problem out.
+  const auto timed = std::count_if(ratios.begin(), ratios.end(), [](const auto& r) { return r.has_value(); });
+  json summary = {{"summary", true}, {"problems", ratios.size()}, {"problems_compared", timed},
                   {"all_outputs_valid", all_valid}};
-  fmt::print("geomean ours/cuBLAS {:.3f}, min {:.3f} over {} problems{}\n", geomean(ratios),
-             *std::min_element(ratios.begin(), ratios.end()), ratios.size(),
-             all_valid ? "" : "; SOME OUTPUTS WRONG");
+  if (const auto g = geomean(ratios)) {
+    double lowest = *g;
+    for (const auto& r : ratios)
+      if (r) lowest = std::min(lowest, *r);
+    summary["geomean_ours_over_cublaslt"] = *g;
+    summary["min_ours_over_cublaslt"] = lowest;
+    fmt::print("geomean ours/cuBLAS {:.3f}, min {:.3f} over {} of {} problems{}\n", *g, lowest, timed,
+               ratios.size(), all_valid ? "" : "; SOME OUTPUTS WRONG (not timed, above)");
+  } else {
+    fmt::print("no problem had both ours and cuBLAS right: nothing compared; SOME OUTPUTS WRONG (above)\n");
+  }
   for (std::size_t i = 0; i < o.fewer_sms.size(); ++i) {
     const int sms = limits.sm_count - o.fewer_sms[i];
-    summary[fmt::format("geomean_ours_{}sms_over_cublaslt", sms)] = geomean(fewer_ratios[i]);
-    fmt::print("geomean ours on {} SMs / cuBLAS on all: {:.3f}\n", sms, geomean(fewer_ratios[i]));
+    if (const auto g = geomean(fewer_ratios[i])) {
+      summary[fmt::format("geomean_ours_{}sms_over_cublaslt", sms)] = *g;
+      fmt::print("geomean ours on {} SMs / cuBLAS on all: {:.3f}\n", sms, *g);
+    }
   }
   results.add_row(summary);
   if (!o.output.empty()) results.write(o.output);

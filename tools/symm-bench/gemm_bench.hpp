@@ -1,7 +1,7 @@
 #pragma once
-// `symm-bench gemm`: our GEMM against cublasLt on the same operands, timed by do_bench
-// with the same L2 flush, interleaved, several repeats; a table on stdout and a JSON
-// results file (docs/gemm.md).
+// `symm-bench gemm`: our GEMM against cublasLt on the same operands, each output checked
+// element-wise first, timed by do_bench with the same L2 flush, interleaved, several
+// repeats; a table on stdout and a JSON results file (docs/gemm.md).
 #include <cstdint>
 #include <optional>
 #include <string>

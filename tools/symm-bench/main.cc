@@ -1,7 +1,9 @@
 // symm-bench: benchmarks of symm's kernels against their baselines (one GPU per process).
-//   symm-bench gemm --preset bench/gemm/issue4.json --output bench/results/gemm.json
-// Exit codes: 0 done, 1 a failure while running, 2 a bad command line, preset or SYMM_*
-// variable (one line naming it, before any GPU work).
+//   symm-bench gemm --preset bench/gemm/issue4.json -o bench/results/gemm.json
+// Exit codes: 0 done, 1 a failure while running (or no GPU), 2 a bad command line, preset
+// or SYMM_* variable (one line naming it, before any GPU work). Flags follow Iris's names
+// (--n_warmup, --n_repeat, -o/--output_file, --datatype); the earlier spellings (--warmup,
+// --iters, --output, --dtype, --layout, --fewer-sms, --no-tune) stay as aliases.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -10,6 +12,9 @@
 #include "gemm_bench.hpp"
 #include "symm/gemm/config.hpp"
 #include "symm/host/input_checks.hpp"
+#include "symm/host/launch.hpp"
+#include "symm/host/options.hpp"
+#include "symm/host/settings.hpp"
 
 namespace {
 
@@ -30,16 +35,16 @@ std::string check_config(const std::string& text, symm::gemm::KernelConfig& out)
     built += (built.empty() ? "" : ", ") + symm::gemm::to_string(c);
   }
   return fmt::format("--config {}: no such configuration is built (BLK_MxBLK_NxBLK_K s stages "
-                     "[c cluster]); built: {}",
+                     "[-pingpong]); built: {}",
                      text, built);
 }
 
 // The numbers' ranges and the output path, named flag by flag.
 std::string check_numbers(const GemmFlags& flags, const symm::bench::GemmBenchOptions& gemm) {
   for (std::string why : {symm::check_at_least("--repeats", gemm.repeats, 1),
-                          symm::check_at_least("--warmup", gemm.warmup, 0),
-                          symm::check_at_least("--iters", gemm.iters, 1),
-                          symm::check_output_file("--output", gemm.output)}) {
+                          symm::check_at_least("--n_warmup", gemm.warmup, 0),
+                          symm::check_at_least("--n_repeat", gemm.iters, 1),
+                          symm::check_output_file("-o/--output_file", gemm.output)}) {
     if (!why.empty()) return why;
   }
   for (std::size_t i = 0; i < flags.mnk.size(); ++i) {
@@ -47,15 +52,17 @@ std::string check_numbers(const GemmFlags& flags, const symm::bench::GemmBenchOp
     if (std::string why = symm::check_at_least(dim, flags.mnk[i], 1); !why.empty()) return why;
   }
   for (int s : gemm.fewer_sms) {
-    if (std::string why = symm::check_at_least("--fewer-sms", s, 1); !why.empty()) return why;
+    if (std::string why = symm::check_at_least("--fewer_sms", s, 1); !why.empty()) return why;
   }
   return {};
 }
 
-// Turns the flags, the preset and SYMM_GEMM_* into `gemm`; returns what is wrong with the
-// flags, or empty; a bad preset or variable throws, its message naming it.
+// Turns the flags, the preset and the SYMM_* variables into `gemm`; returns what is wrong
+// with the flags or variables, or empty; a bad preset throws, its message naming it.
 std::string read_gemm_flags(const GemmFlags& flags, symm::bench::GemmBenchOptions& gemm) {
   if (std::string why = check_numbers(flags, gemm); !why.empty()) return why;
+  // No symm::launch here to check them (one process, one GPU): the same check, by hand.
+  if (std::string why = symm::settings::check_all(); !why.empty()) return why;
   if (!flags.preset.empty() && !flags.mnk.empty()) return "give --preset FILE or --mnk M N K, not both";
   gemm.gemm = symm::gemm::GemmOptions::from_env();
   if (!flags.preset.empty()) {
@@ -89,21 +96,20 @@ int main(int argc, char** argv) {
   g->option_defaults()->always_capture_default();  // --help shows the defaults below
   g->add_option("--preset", flags.preset, "shape preset (bench/gemm/*.json)");
   g->add_option("--mnk", flags.mnk, "one problem M N K (each >= 1) instead of a preset")->expected(3);
-  g->add_option("--dtype", flags.dtype, "bf16, fp16 or both")->check(CLI::IsMember({"bf16", "fp16", "both"}));
-  g->add_option("--layout", flags.layout, "B as N x K (nk) or K x N (kn)")->check(CLI::IsMember({"nk", "kn"}));
+  g->add_option("--datatype,--dtype", flags.dtype, "bf16, fp16 or both")
+      ->check(CLI::IsMember({"bf16", "fp16", "both"}));
+  g->add_option("--b_layout,--layout", flags.layout, "B as N x K (nk) or K x N (kn)")
+      ->check(CLI::IsMember({"nk", "kn"}));
   g->add_option("--config", flags.config, "force our configuration, e.g. 128x256x64s4");
-  g->add_option("--fewer-sms", gemm.fewer_sms, "also time ours on SMs - s blocks (each s >= 1)");
+  g->add_option("--fewer_sms,--fewer-sms", gemm.fewer_sms, "also time ours on SMs - s blocks (each s >= 1)");
   g->add_option("--repeats", gemm.repeats, "interleaved repeats (spread across them; >= 1)");
-  g->add_option("--warmup", gemm.warmup, "do_bench warm-up iterations (>= 0)");
-  g->add_option("--iters", gemm.iters, "do_bench timed iterations (>= 1)");
+  g->add_option("--n_warmup,--warmup", gemm.warmup, "do_bench warm-up iterations (>= 0)");
+  g->add_option("--n_repeat,--iters", gemm.iters, "do_bench timed iterations (>= 1)");
   g->add_option("--seed", gemm.seed, "random seed (0: fresh)");
-  g->add_option("--output", gemm.output, "results JSON path (empty: none)");
-  g->add_flag("--no-tune", flags.no_tune, "ours: the heuristic's plan, untimed (default: fastest of its best few)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;  // --help succeeds; every bad command line is 2
-  }
+  g->add_option("-o,--output_file,--output", gemm.output, "results JSON path (empty: none)");
+  g->add_flag("--no_tune,--no-tune", flags.no_tune,
+              "ours: the heuristic's plan, untimed (default: fastest of its best few)");
+  if (const int code = symm::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     if (const std::string why = read_gemm_flags(flags, gemm); !why.empty()) {
       fmt::print(stderr, "symm-bench gemm: {}\n", why);
@@ -112,6 +118,11 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     fmt::print(stderr, "{}\n", e.what());
     return 2;
+  }
+  // Said as the examples say it, before CUDA would ("driver version is insufficient").
+  if (const std::string why = symm::no_gpu_message(); !why.empty()) {
+    fmt::print(stderr, "symm-bench: {}\n", why);
+    return 1;
   }
   try {
     return symm::bench::run_gemm_bench(gemm, argc, argv);

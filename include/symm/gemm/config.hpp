@@ -2,10 +2,14 @@
 // Kernel configurations: one compile-time type per persistent WGMMA kernel shape, a
 // runtime descriptor of each, and the shared-memory budget both are checked against.
 //
-// A block is one producer warpgroup (TMA) and CONSUMERS = 2 consumer warpgroups (WGMMA);
-// consumer w owns rows [w * WG_M, (w + 1) * WG_M) of the (BLK_M, BLK_N) tile. With
-// CLUSTER_M = 2, two blocks of a cluster compute vertically adjacent tiles and each loads
-// half of their common B tile, multicast to both.
+// A block is one producer warpgroup (TMA) and CONSUMERS = 2 consumer warpgroups (WGMMA),
+// in one of two schedules:
+//   cooperative: both consumers work on the same tile; consumer w owns rows
+//                [w * WG_M, (w + 1) * WG_M) of the (BLK_M, BLK_N) tile.
+//   ping-pong:   each consumer owns whole tiles, the block's units taken in turn, so one
+//                consumer's epilogue runs while the other's wgmmas keep the tensor cores
+//                busy (where K is short, the epilogue is a large share of a tile's time).
+//                Whole tiles only: no split-K or stream-K.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -28,20 +32,25 @@ inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1
 struct SmemBudget {
   int pipeline = 0;  // (BLK_M + BLK_N) x BLK_K x STAGES operand tiles
   int epilogue = 0;  // 2 staging tiles (64 rows x 128 B) per consumer warpgroup
-  int barriers = 0;  // full + empty mbarrier per stage, padded to the 1024-B alignment
+  int barriers = 0;  // full + empty mbarrier per stage, a turn per consumer, padded to 1024 B
   constexpr int total() const { return pipeline + epilogue + barriers + kSmemAlignSlack; }
 };
 
 constexpr SmemBudget smem_budget(int blk_m, int blk_n, int blk_k, int stages) {
   return SmemBudget{stages * (blk_m + blk_n) * blk_k * 2,
                     kConsumers * 2 * kEpilogueRows * kSwizzleBytes,
-                    int(ceil_div(2 * stages * 8, 1024)) * 1024};
+                    int(ceil_div((2 * stages + kConsumers) * 8, 1024)) * 1024};
 }
+
+// How the consumer warpgroups share the work (see above). An enum, not a flag: no stray
+// integer in an initialiser list can select it.
+enum class Schedule : std::uint8_t { cooperative, pingpong };
 
 // Runtime description of a configuration (what the heuristic and the CLI talk about).
 struct KernelConfig {
   int blk_m = 0, blk_n = 0, blk_k = 0, stages = 0;
-  int cluster_m = 1;  // blocks per cluster (along M) sharing B tiles by TMA multicast
+  Schedule schedule = Schedule::cooperative;
+  constexpr bool pingpong() const { return schedule == Schedule::pingpong; }
   constexpr int smem_bytes() const { return smem_budget(blk_m, blk_n, blk_k, stages).total(); }
   // B as K x N arrives in TMA boxes of 64 columns; tile widths between (144 for N = 576
   // shards) take B as N x K only.
@@ -49,16 +58,19 @@ struct KernelConfig {
   constexpr bool operator==(const KernelConfig&) const = default;
 };
 
-std::string to_string(const KernelConfig& c);  // "128x256x64s4", with "c2" for 2-block clusters
+std::string to_string(const KernelConfig& c);  // "128x256x64s4"; "128x128x64s6-pingpong"
 bool parse_config(const std::string& text, KernelConfig& out);  // inverse of to_string
 
-template <int BM, int BN, int BK, int S, int CM = 1>
+template <int BM, int BN, int BK, int S, Schedule SCHED = Schedule::cooperative>
 struct TileConfig {
-  static constexpr int BLK_M = BM, BLK_N = BN, BLK_K = BK, STAGES = S, CLUSTER_M = CM;
+  static constexpr int BLK_M = BM, BLK_N = BN, BLK_K = BK, STAGES = S;
+  static constexpr bool PINGPONG = SCHED == Schedule::pingpong;
   static constexpr int CONSUMERS = kConsumers;
-  static constexpr int WG_M = BLK_M / CONSUMERS;        // rows per consumer warpgroup
+  static constexpr int WG_M = PINGPONG ? BLK_M : BLK_M / CONSUMERS;  // rows per consumer's part
+  static constexpr int WG_ROW_STRIDE = PINGPONG ? 0 : WG_M;         // first row of consumer w's part / w
+  static constexpr int READERS_PER_STAGE = PINGPONG ? 1 : CONSUMERS;  // consumers reading a stage
   static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
-  static constexpr KernelConfig desc{BM, BN, BK, S, CM};
+  static constexpr KernelConfig desc{BM, BN, BK, S, SCHED};
   static constexpr int SMEM_BYTES = desc.smem_bytes();
 
   static_assert(BLK_K * 2 == kSwizzleBytes, "a K row of the tile is one 128-byte swizzle row");
@@ -68,19 +80,16 @@ struct TileConfig {
   static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box spans at most 256 rows");
   static_assert(WG_M / 64 * BLK_N / 2 <= 128, "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");
-  static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && (BLK_N / 2) % 8 == 0),
-                "clusters of 2 split B tiles into halves of whole 8-row swizzle atoms");
   static_assert(SMEM_BYTES <= kSm90MaxSmemPerBlock, "shared memory over the sm_90 limit");
 };
 
-// Every configuration built into the library: first the 2-block-cluster forms (Gemm asks
-// the first one how many cluster blocks fit), then the heuristic's candidates, then the
-// 2/3-stage shapes Iris users sweep.
-using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4, 2>, TileConfig<128, 192, 64, 4, 2>,
-                                TileConfig<256, 128, 64, 4, 2>, TileConfig<128, 256, 64, 4>,
-                                TileConfig<256, 128, 64, 4>,
+// Every configuration built into the library: the heuristic's candidates (cooperative,
+// then ping-pong), then the 2/3-stage shapes Iris users sweep.
+using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128, 64, 4>,
                                 TileConfig<128, 192, 64, 4>, TileConfig<128, 144, 64, 5>,
                                 TileConfig<128, 128, 64, 6>,
+                                TileConfig<128, 128, 64, 6, Schedule::pingpong>,
+                                TileConfig<64, 256, 64, 4, Schedule::pingpong>,
                                 TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,
                                 TileConfig<256, 64, 64, 2>, TileConfig<256, 64, 64, 3>,
                                 TileConfig<256, 128, 64, 2>, TileConfig<256, 128, 64, 3>>;

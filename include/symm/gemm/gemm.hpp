@@ -31,6 +31,8 @@ class Gemm {
 
   // The fastest of the heuristic's best `candidates` plans, timed over `runs` launches
   // each on `stream` (it writes C): the way cuBLAS users pick among cublasLt's candidates.
+  // The choice is kept in the plan cache (plan_cache.hpp, SYMM_GEMM_PLAN_CACHE): a later
+  // tune of the same problem, by any process or rank, returns it without timing.
   Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = 4, int runs = 5);
 
  private:

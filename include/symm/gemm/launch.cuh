@@ -34,44 +34,30 @@ bool with_config(const KernelConfig& c, F&& f) {
   return found;
 }
 
-// A launch of `grid` blocks of a kernel with Cfg's block size, shared memory and
-// clusters; `Kernel` is the kernel's function pointer type.
+// A launch of `grid` blocks of a kernel with Cfg's block size and shared memory;
+// `Kernel` is the kernel's function pointer type.
 template <class Cfg, class Kernel>
 struct GridLaunch {
   Kernel kernel;
-  cudaLaunchAttribute cluster{};
   cudaLaunchConfig_t config{};
 
   GridLaunch(Kernel k, int grid, cudaStream_t stream) : kernel(k) {
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     Cfg::SMEM_BYTES),
                "cudaFuncSetAttribute(max dynamic shared memory)");
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = Cfg::CLUSTER_M;
-    cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
     config.gridDim = dim3(unsigned(grid));
     config.blockDim = dim3(Cfg::THREADS);
     config.dynamicSmemBytes = Cfg::SMEM_BYTES;
     config.stream = stream;
-    config.numAttrs = Cfg::CLUSTER_M > 1 ? 1 : 0;
   }
 
-  // Blocks that can be resident at once (whole clusters; sm_count for 1-block clusters).
+  // Blocks that can be resident at once.
   int resident_blocks(int sm_count) const {
-    if constexpr (Cfg::CLUSTER_M > 1) {
-      int clusters = 0;
-      cudaLaunchConfig_t c = config;
-      c.attrs = const_cast<cudaLaunchAttribute*>(&cluster);
-      check_cuda(cudaOccupancyMaxActiveClusters(&clusters, kernel, &c),
-                 "cudaOccupancyMaxActiveClusters");
-      return clusters * Cfg::CLUSTER_M;
-    } else {
-      int per_sm = 0;
-      check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::THREADS,
-                                                               Cfg::SMEM_BYTES),
-                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-      return per_sm * sm_count;
-    }
+    int per_sm = 0;
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::THREADS,
+                                                             Cfg::SMEM_BYTES),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    return per_sm * sm_count;
   }
 
   // Blocks that wait for each other must all be resident at once, or the grid can
@@ -88,7 +74,6 @@ struct GridLaunch {
 
   template <class... Args>
   void launch(const char* name, const Args&... args) {
-    config.attrs = &cluster;
     check_cuda(cudaLaunchKernelEx(&config, kernel, args...), name);
   }
 };

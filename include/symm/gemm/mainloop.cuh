@@ -1,6 +1,6 @@
 #pragma once
-// The WGMMA consumer mainloop: one warpgroup accumulates its (WG_M, BLK_N) share of a
-// tile over a K range, stage by stage, and hands each stage back to the producer as soon
+// The WGMMA consumer mainloop: one warpgroup accumulates its (WG_M, BLK_N) part of a
+// tile (its half, cooperative; all of it, ping-pong) over a K range, stage by stage, and hands each stage back to the producer as soon
 // as its wgmmas have finished reading it.
 #include "symm/device/ptx/gemm_mbarrier.cuh"
 #include "symm/device/ptx/wgmma.cuh"
@@ -43,18 +43,20 @@ struct WgmmaMainloop {
 
   // acc += A[rows of warpgroup wg] * B over k_tiles stages, starting at ring position pos.
   // One stage's wgmmas stay in flight while the next stage is issued; a stage goes back
-  // to the producer once the group that read it has completed.
+  // to the producer once the group that read it has completed. `turn_over`: arrived on
+  // once the last stage has landed (ping-pong: the other consumer's go; else null).
   __device__ static void run(Accumulators& acc, Smem& s, RingPos<Cfg::STAGES>& pos, int k_tiles,
-                             int wg, bool leader) {
+                             int wg, bool leader, std::uint64_t* turn_over) {
     int reading = -1;  // stage whose wgmmas may still be in flight
     for (int kt = 0; kt < k_tiles; ++kt) {
       ptx::mbarrier_wait(&s.full[pos.stage], pos.phase);
+      if (turn_over && leader && kt == k_tiles - 1) ptx::mbarrier_arrive(turn_over);
       ptx::wgmma_fence();
 #pragma unroll
       for (int mb = 0; mb < M_BLOCKS; ++mb)
 #pragma unroll
         for (int ks = 0; ks < K_STEPS; ++ks)
-          Mma::mma(acc[mb], a_desc(s.a[pos.stage], wg * Cfg::WG_M + mb * 64, ks),
+          Mma::mma(acc[mb], a_desc(s.a[pos.stage], wg * Cfg::WG_ROW_STRIDE + mb * 64, ks),
                    b_desc(s.b[pos.stage], ks));
       ptx::wgmma_commit_group();
       ptx::wgmma_wait_group<1>();

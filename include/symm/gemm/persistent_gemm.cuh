@@ -1,13 +1,13 @@
 #pragma once
 // The persistent, warp-specialised TMA + WGMMA GEMM (sm_90a).
 //
-// Blocks form workers of Cfg::CLUSTER_M blocks (a cluster: blocks 2c and 2c + 1 when
-// CLUSTER_M = 2); each worker walks its units of the tile scheduler. Warpgroup 0 produces
-// (one thread issues TMA into the stage ring), warpgroups 1..CONSUMERS consume (WGMMA into
-// registers, then the epilogue). A fused kernel calls PersistentGemm<...>::run() from its
-// own __global__ for its GEMM blocks; it must launch Cfg::THREADS threads with
-// __launch_bounds__(Cfg::THREADS, 1), Cfg::SMEM_BYTES of dynamic shared memory, clusters
-// of Cfg::CLUSTER_M blocks, and leave named barriers 1..CONSUMERS to the GEMM.
+// Each block walks its units of the tile scheduler. Warpgroup 0 produces (one thread
+// issues TMA into the stage ring), warpgroups 1..CONSUMERS consume (WGMMA into registers,
+// then the epilogue): together on each tile (cooperative) or on alternate tiles
+// (ping-pong, config.hpp). A fused kernel calls PersistentGemm<...>::run() from its own
+// __global__ for its GEMM blocks; it must launch Cfg::THREADS threads with
+// __launch_bounds__(Cfg::THREADS, 1) and Cfg::SMEM_BYTES of dynamic shared memory, and
+// leave named barriers 1..CONSUMERS to the GEMM.
 #include "symm/device/ptx/setmaxnreg.cuh"
 #include "symm/gemm/epilogue.cuh"
 #include "symm/gemm/mainloop.cuh"
@@ -32,26 +32,40 @@ struct PersistentGemm {
                         kWarpgroupThreads * kProducerRegisters <= 65536);
 
   __device__ static TileInfo tile_info(const WgmmaParams& p, const WorkUnit& w, int wg, int t) {
-    const int row0 = w.tile_m * Cfg::BLK_M + wg * Cfg::WG_M, col0 = w.tile_n * Cfg::BLK_N;
+    const int row0 = w.tile_m * Cfg::BLK_M + wg * Cfg::WG_ROW_STRIDE, col0 = w.tile_n * Cfg::BLK_N;
     const int rows = p.m - row0 < Cfg::WG_M ? p.m - row0 : Cfg::WG_M;
     const int cols = p.n - col0 < Cfg::BLK_N ? p.n - col0 : Cfg::BLK_N;
     return TileInfo{w.tile, w.tile_m, w.tile_n, row0, col0, rows > 0 ? rows : 0, cols, wg, t};
   }
 
-  // Consumer warpgroup wg (0-based): accumulate each unit, finish split tiles, store, notify.
+  // Consumer warpgroup wg (0-based): accumulate each unit (ping-pong: every other one, the
+  // stages of the others skipped), finish split tiles, store, notify.
   __device__ static void consume(const WgmmaParams& p, const Hook& hook, Smem& s, int wg,
-                                 int block, int worker, int workers, int rank) {
+                                 int block, int workers) {
     const int t = threadIdx.x % kWarpgroupThreads;
     RingPos<Cfg::STAGES> pos;
     int staging = 0;
     typename Mainloop::Accumulators acc;
-    WorkCursor cursor = p.sched.first(worker, workers);
+    WorkCursor cursor = p.sched.first(block, workers);
     WorkUnit w;
     hook.worker_started(block, wg, t);
-    while (p.sched.next(cursor, workers, rank, w)) {
+    for (int unit = 0; p.sched.next(cursor, workers, w); ++unit) {
+      const int k_tiles = w.k_end - w.k_begin;
+      std::uint64_t* turn_over = nullptr;
+      if constexpr (Cfg::PINGPONG) {
+        if (unit % Cfg::CONSUMERS != wg) {
+          pos.advance(k_tiles);
+          continue;
+        }
+        // Unit u > 0 follows the other consumer's unit u - 1: the ((u - 1) / 2)-th turn.
+        if (unit > 0) ptx::mbarrier_wait(&s.turn[wg], std::uint32_t((unit - 1) / 2) & 1);
+        turn_over = &s.turn[1 - wg];
+      }
       Mainloop::zero(acc);
-      Mainloop::run(acc, s, pos, w.k_end - w.k_begin, wg, t == 0);
-      if (!Fixup::finish(acc, p, w, wg, t, worker, rank, block)) continue;
+      Mainloop::run(acc, s, pos, k_tiles, wg, t == 0, turn_over);
+      // Ping-pong plans are whole tiles (plan.cc): no fixup code in those kernels.
+      if constexpr (!Cfg::PINGPONG)
+        if (!Fixup::finish(acc, p, w, wg, t, block)) continue;
       const TileInfo info = tile_info(p, w, wg, t);
       Epilogue::store(acc, s, p, hook, wg, t, info.row0, info.col0, staging);
       hook.tile_stored(info);
@@ -61,21 +75,19 @@ struct PersistentGemm {
     hook.worker_finished(block, wg, t);
   }
 
-  // Block `block` of num_blocks (multiples of CLUSTER_M, clusters aligned).
+  // Block `block` of num_blocks.
   __device__ static void run(const WgmmaParams& p, const Hook& hook, std::uint8_t* dynamic_smem,
                              int block, int num_blocks) {
     Smem& s = Smem::from(dynamic_smem);
     if (threadIdx.x == 0) s.init_barriers();
-    Smem::sync_cluster();
-    const int rank = Cfg::CLUSTER_M > 1 ? int(cuda::ptx::get_sreg_cluster_ctarank()) : 0;
-    const int worker = block / Cfg::CLUSTER_M, workers = num_blocks / Cfg::CLUSTER_M;
+    __syncthreads();
     const int warpgroup = threadIdx.x / kWarpgroupThreads;
     if (warpgroup == 0) {
       ptx::setmaxnreg_dec<kProducerRegisters>();
-      if (threadIdx.x == 0) TmaProducer<Cfg, In, BL>::run(p, s, worker, workers, rank);
+      if (threadIdx.x == 0) TmaProducer<Cfg, In, BL>::run(p, s, block, num_blocks);
     } else {
       ptx::setmaxnreg_inc<kConsumerRegisters>();
-      consume(p, hook, s, warpgroup - 1, block, worker, workers, rank);
+      consume(p, hook, s, warpgroup - 1, block, num_blocks);
     }
   }
 };

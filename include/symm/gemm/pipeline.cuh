@@ -2,9 +2,9 @@
 // Shared memory of the persistent WGMMA kernel and the position in its stage ring.
 //
 // Stage s is guarded by two mbarriers: full[s] completes when the producer's TMA bytes
-// have landed (one arrive.expect_tx + the transaction count), empty[s] when every
-// consumer warpgroup of every block of the cluster has finished reading it (with
-// multicast, the other block writes half of this block's B tile).
+// have landed (one arrive.expect_tx + the transaction count), empty[s] when the consumer
+// warpgroups that read it (both, cooperative; the one whose tile it holds, ping-pong)
+// have finished with it.
 #include <cstdint>
 
 #include "symm/device/ptx/gemm_mbarrier.cuh"
@@ -27,6 +27,11 @@ struct alignas(1024) GemmSmem {
   alignas(1024) std::uint8_t c[Cfg::CONSUMERS][2][STAGING_BYTES];
   std::uint64_t full[Cfg::STAGES];
   std::uint64_t empty[Cfg::STAGES];
+  // Ping-pong: turn[w] completes when the other consumer has seen the last stage of its
+  // unit arrive, so consumer w may wait for its own stages. Without the turns, a consumer
+  // that skipped the other's stages could wait on a stage two fills behind and take the
+  // older fill's phase for its own (mbarrier phases have one bit of parity).
+  std::uint64_t turn[Cfg::CONSUMERS];
 
   __device__ static GemmSmem& from(std::uint8_t* dynamic_smem) {
     const auto base = reinterpret_cast<std::uintptr_t>(dynamic_smem);
@@ -36,31 +41,15 @@ struct alignas(1024) GemmSmem {
   __device__ void init_barriers() {
     for (int s = 0; s < Cfg::STAGES; ++s) {
       cuda::ptx::mbarrier_init(&full[s], 1);
-      cuda::ptx::mbarrier_init(&empty[s], Cfg::CONSUMERS * Cfg::CLUSTER_M);
+      cuda::ptx::mbarrier_init(&empty[s], Cfg::READERS_PER_STAGE);
     }
-    // Make the initialised barriers visible to the async proxy (TMA) and the cluster.
+    for (int w = 0; w < Cfg::CONSUMERS; ++w) cuda::ptx::mbarrier_init(&turn[w], 1);
+    // Make the initialised barriers visible to the async proxy (TMA).
     cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
   }
 
-  // Every block of the cluster, before any use of another block's barriers or memory.
-  __device__ static void sync_cluster() {
-    if constexpr (Cfg::CLUSTER_M > 1) {
-      cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
-      cuda::ptx::barrier_cluster_wait(cuda::ptx::sem_acquire);
-    } else {
-      __syncthreads();
-    }
-  }
-
-  // A consumer warpgroup is done reading `stage`: tell every producer that writes into it.
-  __device__ void release(int stage) {
-    if constexpr (Cfg::CLUSTER_M > 1) {
-#pragma unroll
-      for (int rank = 0; rank < Cfg::CLUSTER_M; ++rank) ptx::mbarrier_arrive_cluster(&empty[stage], rank);
-    } else {
-      ptx::mbarrier_arrive(&empty[stage]);
-    }
-  }
+  // A consumer warpgroup is done reading `stage`: hand it back to the producer.
+  __device__ void release(int stage) { ptx::mbarrier_arrive(&empty[stage]); }
 };
 
 // Stage index and phase parity; the parity flips each time the ring wraps.
@@ -73,6 +62,12 @@ struct RingPos {
       stage = 0;
       phase ^= 1;
     }
+  }
+  // Skips `n` positions (the stages of a unit another warpgroup consumes).
+  __device__ __forceinline__ void advance(int n) {
+    const int wraps = (stage + n) / STAGES;
+    stage = (stage + n) % STAGES;
+    phase ^= std::uint32_t(wraps & 1);
   }
 };
 

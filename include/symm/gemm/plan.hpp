@@ -16,7 +16,6 @@ struct DeviceLimits {
   int sm_count = 132;
   int max_smem_per_block = kSm90MaxSmemPerBlock;
   int cc_major = 9, cc_minor = 0;
-  int cluster2_blocks = 132;  // blocks of 2-block clusters resident at once (GPC limits)
 };
 
 struct GemmOptions {
@@ -28,12 +27,14 @@ struct GemmOptions {
   // Stream-K: 0 never (default; slower in docs/gemm.md, runs 3, 6, 7); -1 where the model or
   // the tuner prefers it; 1 always.
   int stream_k = 0;
-  int cluster_m = 0;                   // 0: the heuristic's; 1: no clusters; 2: clusters of 2
+  // Ping-pong kernels (config.hpp): -1 where the model prefers them (default); 0 never
+  // (callers whose epilogue hooks expect both consumers on every tile); 1 only those.
+  int pingpong = -1;
   bool force_fallback = false;         // use the mma.sync kernel even where WGMMA could run
   bool verbose = false;                // say which kernel runs and why (stderr)
 
   // Defaults overridden by SYMM_GEMM_CONFIG, SYMM_GEMM_SMS, SYMM_GEMM_GSIZE_M,
-  // SYMM_GEMM_SPLITS, SYMM_GEMM_STREAM_K, SYMM_GEMM_CLUSTER, SYMM_GEMM_FORCE_FALLBACK and
+  // SYMM_GEMM_SPLITS, SYMM_GEMM_STREAM_K, SYMM_GEMM_PINGPONG, SYMM_GEMM_FORCE_FALLBACK and
   // SYMM_GEMM_VERBOSE.
   static GemmOptions from_env();
 };
@@ -72,7 +73,9 @@ std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, co
                                   int count);
 
 // Picks the kernel, configuration, splits and grid; throws symm::Error for an invalid
-// problem or an impossible forced choice.
+// problem, options out of range, or an impossible forced choice (naming the SYMM_GEMM_*
+// variable). Knobs asking for more than there is (splits beyond the K iterations, blocks
+// beyond the SMs) are clamped, and the plan's reason says so.
 Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d);
 
 // Scratch the plan needs for split-K or stream-K: counters first, then fp32 partials.

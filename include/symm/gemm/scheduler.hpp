@@ -3,13 +3,11 @@
 // Host and device share it, so a fused kernel's communication blocks walk tiles in exactly
 // the order the GEMM blocks produce them (tile id -> flag index).
 //
-// Workers are clusters of cluster_m blocks (1 or 2); the cluster_m blocks of a worker
-// compute vertically adjacent tiles (same columns, so they share B tiles by multicast).
-// Work tiles (cluster_m x 1 output tiles) are numbered in grouped order: gsize_m rows of
-// them form a group, walked column by column, so consecutive tiles reuse B columns and a
-// band of A rows in L2. Three decompositions of the work:
-//   data-parallel: worker w takes work tiles w, w + workers, ... whole;
-//   split-K:       each work tile is k_splits consecutive units along K (splitk.cuh);
+// Each block is one worker. Output tiles are numbered in grouped order: gsize_m tile rows
+// form a group, walked column by column, so consecutive tiles reuse B columns and a band
+// of A rows in L2. Three decompositions of the work:
+//   data-parallel: worker w takes tiles w, w + workers, ... whole;
+//   split-K:       each tile is k_splits consecutive units along K (splitk.cuh);
 //   stream-K:      work tiles [0, dp_tiles) go whole, data-parallel, as above; the
 //                  remaining tiles x K iterations are cut into `workers` equal contiguous
 //                  ranges; a tile spread over several workers is finished by the one
@@ -46,43 +44,33 @@ struct TileScheduler {
   int tiles_m = 0, tiles_n = 0;
   int k_iters = 0;           // ceil(K / BLK_K)
   int k_splits = 1;          // split-K factor, 1 <= k_splits <= k_iters
-  int gsize_m = 1;           // work-tile rows per group
-  int cluster_m = 1;         // blocks per worker (cluster), along M
+  int gsize_m = 1;           // tile rows per group
   int stream_k_workers = 0;  // > 0: stream-K over this many workers (then k_splits == 1)
-  int dp_tiles = 0;          // stream-K: leading work tiles done whole (a multiple of workers)
+  int dp_tiles = 0;          // stream-K: leading tiles done whole (a multiple of workers)
 
   static TileScheduler make(std::int64_t m, std::int64_t n, std::int64_t k, int blk_m, int blk_n,
-                            int blk_k, int k_splits, int gsize_m, int cluster_m = 1) {
+                            int blk_k, int k_splits, int gsize_m) {
     return TileScheduler{int(ceil_div(m, blk_m)), int(ceil_div(n, blk_n)), int(ceil_div(k, blk_k)),
-                         k_splits,  gsize_m < 1 ? 1 : gsize_m,  cluster_m, 0, 0};
+                         k_splits,  gsize_m < 1 ? 1 : gsize_m, 0, 0};
   }
 
-  SYMM_GEMM_HD int work_tiles_m() const { return int(ceil_div(tiles_m, cluster_m)); }
-  SYMM_GEMM_HD int num_work_tiles() const { return work_tiles_m() * tiles_n; }
-  // Output tiles, including the rows a cluster covers beyond M (their stores are clipped).
-  SYMM_GEMM_HD int num_tiles() const { return num_work_tiles() * cluster_m; }
-  SYMM_GEMM_HD int num_units() const { return num_work_tiles() * k_splits; }  // split-K units
+  SYMM_GEMM_HD int num_tiles() const { return tiles_m * tiles_n; }
+  SYMM_GEMM_HD int num_units() const { return num_tiles() * k_splits; }  // split-K units
   SYMM_GEMM_HD bool stream_k() const { return stream_k_workers > 0; }
-  SYMM_GEMM_HD std::int64_t total_iters() const { return std::int64_t(num_work_tiles()) * k_iters; }
+  SYMM_GEMM_HD std::int64_t total_iters() const { return std::int64_t(num_tiles()) * k_iters; }
   // Iterations cut into stream-K ranges: those of the tiles after the data-parallel ones.
   SYMM_GEMM_HD std::int64_t stream_k_iters() const {
-    return std::int64_t(num_work_tiles() - dp_tiles) * k_iters;
+    return std::int64_t(num_tiles() - dp_tiles) * k_iters;
   }
 
-  // Work tile `wt` of the grouped order -> (work-tile row, tile column).
-  SYMM_GEMM_HD void work_tile_coords(int wt, int& wt_m, int& tile_n) const {
-    const int tiles_per_group = gsize_m * tiles_n;
-    const int first_m = (wt / tiles_per_group) * gsize_m;
-    const int group_rows = min_int(work_tiles_m() - first_m, gsize_m);
-    const int in_group = wt % tiles_per_group;
-    wt_m = first_m + in_group % group_rows;
-    tile_n = in_group / group_rows;
-  }
-  // Output tile `tile` (= work tile * cluster_m + rank) -> (tile_m, tile_n).
+  // Tile `tile` of the grouped order -> (tile_m, tile_n).
   SYMM_GEMM_HD void tile_coords(int tile, int& tile_m, int& tile_n) const {
-    int wt_m = 0;
-    work_tile_coords(tile / cluster_m, wt_m, tile_n);
-    tile_m = wt_m * cluster_m + tile % cluster_m;
+    const int tiles_per_group = gsize_m * tiles_n;
+    const int first_m = (tile / tiles_per_group) * gsize_m;
+    const int group_rows = min_int(tiles_m - first_m, gsize_m);
+    const int in_group = tile % tiles_per_group;
+    tile_m = first_m + in_group % group_rows;
+    tile_n = in_group / group_rows;
   }
 
   // K iterations of split s: an even share, the first (k_iters % k_splits) one longer.
@@ -102,9 +90,9 @@ struct TileScheduler {
     const std::int64_t q = stream_k_iters() / stream_k_workers, r = stream_k_iters() % stream_k_workers;
     return int(iter < r * (q + 1) ? iter / (q + 1) : r + (iter - r * (q + 1)) / q);
   }
-  // The worker holding the last K iteration of stream-K work tile `wt`.
-  SYMM_GEMM_HD int stream_k_last_worker(int wt) const {
-    return stream_k_worker((wt - dp_tiles + 1) * k_iters - 1);
+  // The worker holding the last K iteration of stream-K tile `tile`.
+  SYMM_GEMM_HD int stream_k_last_worker(int tile) const {
+    return stream_k_worker((tile - dp_tiles + 1) * k_iters - 1);
   }
 
   SYMM_GEMM_HD WorkCursor first(int worker, int workers) const {
@@ -112,11 +100,11 @@ struct TileScheduler {
     return WorkCursor{worker, worker < workers ? num_units() : 0, 0};
   }
 
-  // The next unit of the cursor's worker for the block of cluster rank `rank`.
-  SYMM_GEMM_HD bool next(WorkCursor& c, int workers, int rank, WorkUnit& w) const {
-    int wt = 0;
+  // The next unit of the cursor's worker.
+  SYMM_GEMM_HD bool next(WorkCursor& c, int workers, WorkUnit& w) const {
+    int tile = 0;
     if (stream_k() && c.dp < dp_tiles) {
-      wt = c.dp;
+      tile = c.dp;
       c.dp += workers;
       w.split = 0;
       w.k_begin = 0;
@@ -124,21 +112,19 @@ struct TileScheduler {
     } else if (c.pos >= c.end) {
       return false;
     } else if (stream_k()) {
-      wt = dp_tiles + c.pos / k_iters;
+      tile = dp_tiles + c.pos / k_iters;
       w.split = 0;
       w.k_begin = c.pos % k_iters;
       w.k_end = min_int(k_iters, w.k_begin + (c.end - c.pos));
       c.pos += w.k_end - w.k_begin;
     } else {
-      wt = c.pos / k_splits;
+      tile = c.pos / k_splits;
       w.split = c.pos % k_splits;
       k_range(w.split, w.k_begin, w.k_end);
       c.pos += workers;
     }
-    int wt_m = 0;
-    work_tile_coords(wt, wt_m, w.tile_n);
-    w.tile_m = wt_m * cluster_m + rank;
-    w.tile = wt * cluster_m + rank;
+    w.tile = tile;
+    tile_coords(tile, w.tile_m, w.tile_n);
     return true;
   }
 };

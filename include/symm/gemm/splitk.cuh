@@ -85,7 +85,7 @@ struct TileFixup {
   // whole sum), false when it only contributed a partial. One code path for both modes
   // (two would not fit the consumer's registers).
   __device__ static bool finish(Accumulators& acc, const WgmmaParams& p, const WorkUnit& w, int wg,
-                                int t, int worker, int rank, int block) {
+                                int t, int block) {
     const TileScheduler& sc = p.sched;
     const bool split = sc.k_splits > 1;
     if (!split && !sc.stream_k()) return true;
@@ -101,10 +101,10 @@ struct TileFixup {
     if (split)
       count = sc.k_splits - 1;
     else if (w.k_end < sc.k_iters)
-      count = sc.stream_k_last_worker(w.tile / Cfg::CLUSTER_M) - worker;
+      count = sc.stream_k_last_worker(w.tile) - block;
     for (int i = 0; i < count; ++i) {
       const std::size_t slot =
-          split ? split_slot(p, w, i, wg) : block_slot((worker + 1 + i) * Cfg::CLUSTER_M + rank, wg);
+          split ? split_slot(p, w, i, wg) : block_slot(block + 1 + i, wg);
       if (!split || i == 0) {  // split-K: one counter for all; stream-K: one flag each
         if (t == 0)
           wait_and_reset(counters[split ? tile_counter : slot], split ? count : 1, p.wait_timeout_ns);

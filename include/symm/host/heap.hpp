@@ -15,16 +15,10 @@
 #include <vector>
 
 #include "symm/common/tensor.hpp"
+#include "symm/host/heap_transport.hpp"
 #include "symm/host/team.hpp"
 
 namespace symm {
-
-// How the heaps are shared: CUDA VMM with POSIX file descriptors, legacy CUDA IPC, or
-// VMM falling back to IPC (with the reason logged) when VMM export/import fails.
-enum class HeapTransport { automatic, vmm, ipc };
-
-std::string_view transport_name(HeapTransport transport);  // "auto", "vmm", "ipc"
-HeapTransport parse_transport(std::string_view name);      // throws symm::Error
 
 inline constexpr std::size_t kDefaultHeapAlignment = 256;
 

@@ -40,6 +40,11 @@ int launch(const LaunchOptions& options, const std::function<int(Team&)>& rank_m
 // (NVML through dlopen, honouring CUDA_VISIBLE_DEVICES); 0 when there is no driver.
 int count_visible_gpus();
 
+// Empty when this process sees a GPU (counted as count_visible_gpus does); otherwise the
+// line symm::launch refuses with: "no GPU visible (<why>); this program needs ...". For
+// programs that run on one GPU without launching ranks (symm-bench).
+std::string no_gpu_message();
+
 // The NVIDIA driver's version ("580.159.04") through NVML, without initialising CUDA;
 // "unknown" when there is no driver.
 std::string nvidia_driver_version();

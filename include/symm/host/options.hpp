@@ -20,6 +20,11 @@ class Option;
 
 namespace symm {
 
+// Parses argv into `app` (and its subcommands). Returns -1 to go on, 0 after --help, 2
+// for a bad command line: CLI11's message, and for an unknown flag the nearest known one
+// ("did you mean --n_repeat?"), so old or misspelled names are answered, not just refused.
+int parse_command_line(CLI::App& app, int argc, char** argv);
+
 // Adds -r/--num_ranks (>= 1; default: one rank per visible GPU) and --rank_timeout
 // (seconds, fractions allowed; 0 = no limit; default SYMM_RANK_TIMEOUT_S).
 void add_launch_options(CLI::App& app, LaunchOptions& options);

@@ -71,7 +71,8 @@ class ResultsWriter {
   void add_row(nlohmann::json row) { rows_.push_back(std::move(row)); }
   // {"schema": kResultsSchema, "run": {...}, "rows": [...]}
   nlohmann::json to_json() const;
-  // Written to a temporary file beside `path`, then renamed: never half a file.
+  // Written to a temporary file beside `path`, then renamed: never half a file. Logs
+  // "wrote <path>", so that a program run directly says where its results went.
   void write(const std::string& path) const;
 
  private:

@@ -1,6 +1,6 @@
 #pragma once
-// The tile configurations the fused kernels are built for: every single-block (no
-// cluster) configuration of the GEMM, so the plan's choice and Iris's sweep shapes
+// The tile configurations the fused kernels are built for: every cooperative (not
+// ping-pong) configuration of the GEMM, so the plan's choice and Iris's sweep shapes
 // (128x128x64, 256x128x64, 256x64x64 at 2 and 3 stages) all run fused.
 #include <array>
 #include <tuple>

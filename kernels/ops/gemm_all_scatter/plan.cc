@@ -149,15 +149,16 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
       break;
   }
 
-  // The GEMM of the local shard. Fused: whole tiles (no split-K, stream-K or clusters),
-  // so each tile is finished by the block that computed it and can be published at once.
+  // The GEMM of the local shard. Fused: whole tiles (no split-K or stream-K), so each tile
+  // is finished by the block that computed it and can be published at once, and both
+  // consumer warpgroups on each tile (the hooks flag (tile, warpgroup) parts), not ping-pong.
   // bulk_synchronous runs the library's GEMM as planned for the shard alone.
   gemm::GemmOptions go;
   go.config = o.config;
   go.num_blocks = fused ? gemm_sms : o.gemm_sms;
   go.gsize_m = o.gsize_m;
   go.k_splits = fused ? 1 : 0;
-  go.cluster_m = fused ? 1 : 0;
+  go.pingpong = fused ? 0 : -1;
   gemm::DeviceLimits limits;
   limits.sm_count = sm_count;
   plan.gemm = gemm::make_plan(shard_problem(shape, world), go, limits);

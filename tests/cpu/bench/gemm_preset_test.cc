@@ -65,6 +65,7 @@ TEST(GemmPreset, MalformedPresetsAreRefusedNamingTheKey) {
       {R"({"description": "nothing"})", "no shape to run"},
       {R"([1, 2, 3])", "must be a JSON object"},
       {R"({"square": [[8, 8, 8]],)", "not valid JSON"},
+      {R"({"square": [[8, 8, 472e95933]]})", "not valid JSON"},  // leaked json's out_of_range (fuzz)
   };
   for (const auto& c : cases) {
     const std::string why = refusal(c.text);

@@ -1,8 +1,11 @@
-// Bad command lines of the real programs (examples 00-06, symm-bench, a GEMM + all-scatter
-// program): each must be refused with exit code 2, never a signal, with a message naming
-// the flag or variable, decided before any GPU work (this runs on machines without one).
+// Bad input to the real programs (examples 00-06, symm-bench, the GEMM + all-scatter
+// programs 07, 10, 11, 12): command lines, preset files and SYMM_* variables. Each must
+// be refused with exit code 2, never a signal, with a message naming the flag, file key or
+// variable, decided before any GPU work (this runs on machines without one).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -33,6 +36,13 @@ void expect_refused_before_gpu_work(const std::vector<BadInput>& table) {
     EXPECT_EQ(out.output.find("no GPU visible"), std::string::npos) << out.output;
     EXPECT_LT(out.output.size(), 1500u) << "a refusal is a line or two: " << out.output;
   }
+}
+
+// A preset file with `text` in the test's scratch directory; returns its path.
+std::string preset_file(const std::string& name, const std::string& text) {
+  const std::filesystem::path path = std::filesystem::path(testing::TempDir()) / name;
+  std::ofstream(path) << text;
+  return path.string();
 }
 
 TEST(RefusedCommandLine, ExamplesRefuseEachWithTheFlagNamed) {
@@ -69,6 +79,60 @@ TEST(RefusedCommandLine, ExamplesRefuseEachWithTheFlagNamed) {
       {message, {"-r", "1"}, "-r 1: this example needs at least 2 ranks"},
       {message, {"--n_warmup", "x"}, "--n_warmup"},
       {message, {"-o", kMissingDir}, "-o/--output_file /nonexistent-symm-test-dir"},
+      {load, {"--n_repeats", "3"}, "did you mean --n_repeat?"},
+      {xchg, {"--num-ranks", "2"}, "did you mean --num_ranks?"},
+      {message, {"--warmup", "3"}, "did you mean --n_warmup?"},
+      {add, {"--heap_size", "0.5"}, "--heap_size"},
+      {message, {"--rank_timeout", "-3"}, "--rank_timeout"},
+      {all_store, {"--max_bytes", "0"}, "--max_bytes"},
+  });
+}
+
+// Every SYMM_* variable, bad, through the programs that read it: refused by the settings
+// layer before any rank, NVML or CUDA call, the variable and the value named.
+TEST(RefusedSetting, ExamplesRefuseEachBadVariableBeforeAnyRank) {
+  const std::string load = SYMM_PROGRAM_00_LOAD, store = SYMM_PROGRAM_01_STORE,
+                    all_load = SYMM_PROGRAM_02_ALL_LOAD, all_store = SYMM_PROGRAM_03_ALL_STORE,
+                    add = SYMM_PROGRAM_04_ATOMIC_ADD, xchg = SYMM_PROGRAM_05_ATOMIC_XCHG,
+                    message = SYMM_PROGRAM_06_MESSAGE_PASSING;
+  expect_refused_before_gpu_work({
+      {load, {}, "SYMM_LOG_LEVEL='verbose' is not valid", {"SYMM_LOG_LEVEL=verbose"}},
+      {store, {}, "SYMM_RANK_TIMEOUT_S='ten' is not valid", {"SYMM_RANK_TIMEOUT_S=ten"}},
+      {message, {}, "SYMM_RANK_TIMEOUT_S='604801' is not valid", {"SYMM_RANK_TIMEOUT_S=604801"}},
+      {all_load, {}, "SYMM_BOOTSTRAP_TIMEOUT_MS='0' is not valid", {"SYMM_BOOTSTRAP_TIMEOUT_MS=0"}},
+      {all_store, {}, "SYMM_HEAP_SIZE='lots' is not valid", {"SYMM_HEAP_SIZE=lots"}},
+      {add, {}, "SYMM_HEAP_SIZE='0' is not valid", {"SYMM_HEAP_SIZE=0"}},
+      {xchg, {}, "SYMM_HEAP_TRANSPORT='nvlink' is not valid", {"SYMM_HEAP_TRANSPORT=nvlink"}},
+      {message, {}, "SYMM_HEAP_CHECK_EVERY='-1' is not valid", {"SYMM_HEAP_CHECK_EVERY=-1"}},
+      {load, {}, "SYMM_WAIT_TIMEOUT_MS='0' is not valid", {"SYMM_WAIT_TIMEOUT_MS=0"}},
+      {store, {}, "SYMM_WAIT_TIMEOUT_MS='86400001' is not valid", {"SYMM_WAIT_TIMEOUT_MS=86400001"}},
+      {all_load, {}, "SYMM_LOCAL_RANK='abc' is not valid", {"SYMM_LOCAL_RANK=abc"}},
+  });
+}
+
+TEST(RefusedSetting, SymmBenchAndTheGemmProgramsRefuseEachBadVariable) {
+  const std::string bench = SYMM_PROGRAM_SYMM_BENCH, p07 = SYMM_PROGRAM_07_GEMM_ALL_SCATTER,
+                    p10 = SYMM_PROGRAM_10_GEMM_ALL_SCATTER, p11 = SYMM_PROGRAM_11_GEMM_ALL_SCATTER,
+                    p12 = SYMM_PROGRAM_12_GEMM_ALL_SCATTER;
+  const std::vector<std::string> mnk = {"gemm", "--mnk", "64", "64", "64"};
+  expect_refused_before_gpu_work({
+      {bench, mnk, "SYMM_WAIT_TIMEOUT_MS='x' is not valid", {"SYMM_WAIT_TIMEOUT_MS=x"}},
+      {bench, mnk, "SYMM_HEAP_TRANSPORT='shm' is not valid", {"SYMM_HEAP_TRANSPORT=shm"}},
+      {bench, mnk, "SYMM_LOG_LEVEL='7' is not valid", {"SYMM_LOG_LEVEL=7"}},
+      {bench, mnk, "SYMM_GEMM_SMS", {"SYMM_GEMM_SMS=many"}},
+      {bench, mnk, "SYMM_GEMM_SMS", {"SYMM_GEMM_SMS=-2"}},
+      {bench, mnk, "SYMM_GEMM_GSIZE_M", {"SYMM_GEMM_GSIZE_M=0"}},
+      {bench, mnk, "SYMM_GEMM_SPLITS", {"SYMM_GEMM_SPLITS=-3"}},
+      {p10, {}, "SYMM_GEMM_CONFIG", {"SYMM_GEMM_CONFIG=zzz"}},
+      {p10, {}, "SYMM_GEMM_STREAM_K", {"SYMM_GEMM_STREAM_K=7"}},
+      {p10, {}, "SYMM_RANK_TIMEOUT_S='-1' is not valid", {"SYMM_RANK_TIMEOUT_S=-1"}},
+      {p10, {}, "SYMM_LOG_LEVEL='loud' is not valid", {"SYMM_LOG_LEVEL=loud"}},
+      {p10, {}, "SYMM_HEAP_SIZE='12 parsecs' is not valid", {"SYMM_HEAP_SIZE=12 parsecs"}},
+      {p07, {}, "SYMM_BOOTSTRAP_TIMEOUT_MS='1.5' is not valid", {"SYMM_BOOTSTRAP_TIMEOUT_MS=1.5"}},
+      {p11, {}, "SYMM_GEMM_FORCE_FALLBACK", {"SYMM_GEMM_FORCE_FALLBACK=yes"}},
+      {p12, {}, "SYMM_GEMM_VERBOSE", {"SYMM_GEMM_VERBOSE=on"}},
+      {p12, {"--preset", std::string(SYMM_SOURCE_DIR) + "/bench/presets/short.json"},
+       "SYMM_WAIT_TIMEOUT_MS='-5' is not valid", {"SYMM_WAIT_TIMEOUT_MS=-5"}},
   });
 }
 
@@ -83,23 +147,49 @@ TEST(RefusedCommandLine, SymmBenchRefusesEachWithTheFlagNamed) {
       {bench, {}, "subcommand"},
       {bench, gemm({}), "--preset FILE"},
       {bench, gemm({"--mnk", "64", "64", "64", "--repeats", "0"}), "--repeats must be >= 1 (got 0)"},
-      {bench, gemm({"--mnk", "64", "64", "64", "--warmup", "-1"}), "--warmup must be >= 0 (got -1)"},
-      {bench, gemm({"--mnk", "64", "64", "64", "--iters", "0"}), "--iters must be >= 1 (got 0)"},
-      {bench, gemm({"--mnk", "64", "64", "64", "--fewer-sms", "0"}), "--fewer-sms must be >= 1 (got 0)"},
+      {bench, gemm({"--mnk", "64", "64", "64", "--warmup", "-1"}), "--n_warmup must be >= 0 (got -1)"},
+      {bench, gemm({"--mnk", "64", "64", "64", "--iters", "0"}), "--n_repeat must be >= 1 (got 0)"},
+      {bench, gemm({"--mnk", "64", "64", "64", "--fewer-sms", "0"}), "--fewer_sms must be >= 1 (got 0)"},
       {bench, gemm({"--mnk", "0", "64", "64"}), "--mnk M must be >= 1 (got 0)"},
       {bench, gemm({"--mnk", "64", "-1", "64"}), "--mnk N must be >= 1 (got -1)"},
       {bench, gemm({"--mnk", "64", "64"}), "--mnk"},
-      {bench, gemm({"--mnk", "64", "64", "64", "--output", kMissingDir}), "--output /nonexistent-symm-test-dir"},
+      {bench, gemm({"--mnk", "64", "64", "64", "--output", kMissingDir}), "-o/--output_file /nonexistent-symm-test-dir"},
       {bench, gemm({"--mnk", "64", "64", "64", "--config", "999x1x1s1"}), "--config 999x1x1s1"},
-      {bench, gemm({"--mnk", "64", "64", "64", "--dtype", "fp8"}), "--dtype"},
+      {bench, gemm({"--mnk", "64", "64", "64", "--dtype", "fp8"}), "--datatype"},
       {bench, gemm({"--preset", "/nonexistent-symm-test-dir/p.json"}), "/nonexistent-symm-test-dir/p.json"},
       {bench, gemm({"--preset", preset, "--mnk", "64", "64", "64"}), "--preset FILE or --mnk M N K, not both"},
       {bench, gemm({"--mnk", "64", "64", "64"}), "SYMM_GEMM_CONFIG", {"SYMM_GEMM_CONFIG=zzz"}},
+      {bench, gemm({"--mnk", "64", "64", "64", "--n_repeat", "0"}), "--n_repeat must be >= 1 (got 0)"},
+      {bench, gemm({"--mnk", "64", "64", "64", "-o", kMissingDir}), "-o/--output_file /nonexistent-symm-test-dir"},
+      {bench, gemm({"--mnk", "64", "64", "64", "--n-repeat", "3"}), "did you mean --n_repeat?"},
+      {bench, gemm({"--mnk", "64", "64", "64", "--b_layout", "mn"}), "--b_layout"},
+      {bench, gemm({"extra", "--mnk", "64", "64", "64"}), "extra"},
+  });
+}
+
+// The preset mistakes of issue 11, each through the real symm-bench: two used to crash
+// (worlds [0]: SIGFPE, shape [[]]: SIGSEGV), one read past its array, one was answered
+// with "give --preset or --mnk".
+TEST(RefusedCommandLine, SymmBenchRefusesEachBadPresetNamingFileAndKey) {
+  const std::string bench = SYMM_PROGRAM_SYMM_BENCH;
+  const auto with_preset = [](const std::string& name, const std::string& text) {
+    return std::vector<std::string>{"gemm", "--preset", preset_file(name, text)};
+  };
+  expect_refused_before_gpu_work({
+      {bench, with_preset("worlds0.json", R"({"sharded": {"worlds": [0], "shapes": [[8, 8, 8]]}})"),
+       "sharded.worlds[0]"},
+      {bench, with_preset("empty_shape.json", R"({"square": [[]]})"), "square[0]"},
+      {bench, with_preset("two_numbers.json", R"({"square": [[8192, 8192]]})"), "square[0]"},
+      {bench, with_preset("misspelt.json", R"({"squares": [[8, 8, 8]]})"), "unknown key 'squares'"},
+      {bench, with_preset("not_json.json", R"({"square": [[8, 8, 8]],)"), "not_json.json"},
+      {bench, with_preset("fewer_sms.json", R"({"square": [[8, 8, 8]], "fewer_sms": [0]})"), "fewer_sms[0]"},
   });
 }
 
 TEST(RefusedCommandLine, GemmAllScatterRefusesEachWithTheFlagNamed) {
-  const std::string program = SYMM_PROGRAM_10_GEMM_ALL_SCATTER;
+  const std::string program = SYMM_PROGRAM_10_GEMM_ALL_SCATTER, p07 = SYMM_PROGRAM_07_GEMM_ALL_SCATTER,
+                    p11 = SYMM_PROGRAM_11_GEMM_ALL_SCATTER, p12 = SYMM_PROGRAM_12_GEMM_ALL_SCATTER;
+  const std::string short_preset = std::string(SYMM_SOURCE_DIR) + "/bench/presets/short.json";
   expect_refused_before_gpu_work({
       {program, {"-m", "0"}, "-m must be between 1 and 2147483647 (got 0)"},
       {program, {"--n_repeat", "0"}, "--n_repeat must be >= 1 (got 0)"},
@@ -110,6 +200,18 @@ TEST(RefusedCommandLine, GemmAllScatterRefusesEachWithTheFlagNamed) {
       {program, {"-r", "2", "-n", "4600"}, "-n 4600"},
       {program, {"-r", "2", "--loopback_peers", "1"}, "--loopback_peers"},
       {program, {"--preset", "/nonexistent-symm-test-dir/p.json"}, "--preset /nonexistent-symm-test-dir/p.json"},
+      {program, {"--num_stages", "1"}, "--num_stages 1"},
+      {program, {"--heap_size", "1XB"}, "--heap_size"},
+      {program, {"--preset", short_preset, "-m", "4096"}, "drop -m"},
+      {program, {"--preset", short_preset, "-r", "3"}, "-r 3"},
+      {program, {"--preset", preset_file("sweep_key.json", R"({"sizes": [[64, 64, 64]], "rank": [1]})")},
+       "\"rank\" is not a preset key"},
+      {p07, {"--n_repeat", "0"}, "--n_repeat must be >= 1 (got 0)"},
+      {p07, {"--n_repeats", "5"}, "did you mean --n_repeat?"},
+      {p11, {"--comm_sms", "-1"}, "--comm_sms must be >= 0 (got -1)"},
+      {p11, {"-k", "0"}, "-k must be between 1 and 2147483647 (got 0)"},
+      {p12, {"--gsize_m", "0"}, "--gsize_m must be >= 1 (got 0)"},
+      {p12, {"--variant", "tma_push,bogus"}, "--variant tma_push,bogus"},
   });
 }
 

@@ -69,7 +69,7 @@ TEST(GemmAllScatterCli, TileFlagsNameOneBuiltConfiguration) {
   const Parsed p = parse_args({"--BLK_M", "256", "--BLK_N", "64", "--num_stages", "2"});
   ASSERT_EQ(p.code, -1) << p.stderr_text;
   ASSERT_TRUE(p.cl.op.config.has_value());
-  EXPECT_EQ(*p.cl.op.config, (gemm::KernelConfig{256, 64, 64, 2, 1}));
+  EXPECT_EQ(*p.cl.op.config, (gemm::KernelConfig{256, 64, 64, 2}));
   expect_refused({"--BLK_M", "64"}, "--BLK_M 64");                  // not built
   expect_refused({"--BLK_M", "128", "--BLK_N", "128"}, "--num_stages");  // ambiguous
 }

@@ -37,7 +37,7 @@ TEST(SweepPreset, IrissGridExpandsToEveryWorldSizeAndDtype) {
   const SweepPreset p = load_preset(kPresets + "default.json");
   EXPECT_EQ(p.problems.size(), 10u);  // 5 sizes x fp16, bf16
   EXPECT_EQ(p.configs.size(), 6u);    // 3 tiles x 2 stage counts
-  EXPECT_EQ(p.configs.front(), (gemm::KernelConfig{128, 128, 64, 2, 1}));
+  EXPECT_EQ(p.configs.front(), (gemm::KernelConfig{128, 128, 64, 2}));
   EXPECT_EQ(p.variants.size(), std::size(ops::kScatterVariants));
   const std::vector<SweepPoint> points = expand(p);
   ASSERT_EQ(points.size(), 40u);  // x ranks 1, 2, 4, 8
@@ -85,21 +85,21 @@ TEST(SweepRules, RankCountsNeedAGpuEachExceptTheSharedTwoRankRun) {
 TEST(SweepRules, ConfigurationsThatCannotRunSayWhy) {
   const ops::AllScatterShape shape{8192, 512, 36864};
   const int smem = gemm::kSm90MaxSmemPerBlock;
-  EXPECT_EQ(config_skip_reason(shape, 2, {128, 128, 64, 3, 1}, smem), "");
+  EXPECT_EQ(config_skip_reason(shape, 2, {128, 128, 64, 3}, smem), "");
   // 512 / 8 = 64 columns per rank: narrower than a 128-wide tile (Iris's rule).
-  EXPECT_NE(config_skip_reason(shape, 8, {128, 128, 64, 3, 1}, smem).find("fewer than BLK_N = 128"),
+  EXPECT_NE(config_skip_reason(shape, 8, {128, 128, 64, 3}, smem).find("fewer than BLK_N = 128"),
             std::string::npos);
-  EXPECT_NE(config_skip_reason(shape, 2, {256, 128, 64, 6, 1}, smem).find("shared memory"),
+  EXPECT_NE(config_skip_reason(shape, 2, {256, 128, 64, 6}, smem).find("shared memory"),
             std::string::npos);
-  EXPECT_NE(config_skip_reason(shape, 2, {128, 128, 64, 4, 1}, smem).find("not built"), std::string::npos);
+  EXPECT_NE(config_skip_reason(shape, 2, {128, 128, 64, 4}, smem).find("not built"), std::string::npos);
 }
 
 TEST(SweepRules, PlanSkipsTheShapeOrEachVariantThatCannotRun) {
   CommandLine cl;
   cl.shape = {8192, 4608, 36864};
   ASSERT_EQ(parse_variants("all", cl.variants), "");
-  const std::vector<std::optional<gemm::KernelConfig>> configs{gemm::KernelConfig{128, 128, 64, 3, 1},
-                                                               gemm::KernelConfig{128, 128, 64, 4, 1}};
+  const std::vector<std::optional<gemm::KernelConfig>> configs{gemm::KernelConfig{128, 128, 64, 3},
+                                                               gemm::KernelConfig{128, 128, 64, 4}};
   PointPlan plan = plan_point(cl, configs, 2, 132, gemm::kSm90MaxSmemPerBlock);
   ASSERT_EQ(plan.groups.size(), 1u);  // 128x128x64s4 is not built
   EXPECT_EQ(plan.groups[0].variants.size(), std::size(ops::kScatterVariants));

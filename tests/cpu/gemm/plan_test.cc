@@ -2,27 +2,24 @@
 // scheduler's order, can_implement's refusals and the heuristic's choices.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <set>
 #include <vector>
 #include <utility>
 
+#include "fake_problem.hpp"
 #include "symm/common/error.hpp"
 #include "symm/gemm/plan.hpp"
 
 namespace symm::gemm {
 namespace {
 
-// Addresses the planner only inspects for alignment.
-void* fake(std::uintptr_t addr) { return reinterpret_cast<void*>(addr); }
-
-GemmProblem problem(std::int64_t m, std::int64_t n, std::int64_t k, BLayout l = BLayout::nk) {
-  return GemmProblem{m, n, k, fake(0x10000), k, fake(0x20000), l == BLayout::nk ? k : n, l,
-                     fake(0x30000), n, DType::bf16, DType::bf16};
-}
+using test::fake;
+using test::problem;
 
 TEST(GemmConfig, NamesRoundTrip) {
-  EXPECT_EQ(to_string(KernelConfig{128, 256, 64, 4, 2}), "128x256x64s4c2");
+  EXPECT_EQ(to_string(KernelConfig{128, 128, 64, 6, Schedule::pingpong}), "128x128x64s6-pingpong");
   for (const auto& c : kWgmmaConfigs) {
     KernelConfig parsed;
     ASSERT_TRUE(parse_config(to_string(c), parsed)) << to_string(c);
@@ -31,8 +28,9 @@ TEST(GemmConfig, NamesRoundTrip) {
   KernelConfig ignored;
   EXPECT_FALSE(parse_config("128x256x64", ignored));
   EXPECT_FALSE(parse_config("128x256x64s4x", ignored));
-  EXPECT_FALSE(parse_config("128x256x64s4c", ignored));
-  EXPECT_FALSE(parse_config("128x256x64s4c2x", ignored));
+  EXPECT_FALSE(parse_config("128x256x64s4c2", ignored));  // 2-block clusters are gone
+  for (const char* bad : {"", "-pingpong", "128x128x64s6-ping", "128x128x64s6-pingpongx", "x-pingpong"})
+    EXPECT_FALSE(parse_config(bad, ignored)) << bad;
 }
 
 TEST(GemmConfig, BudgetCountsEveryByte) {
@@ -66,18 +64,16 @@ TEST(GemmScheduler, GroupedOrderVisitsEveryTileOnce) {
 // Every (tile, K iteration) of the problem, as the workers' unit lists cover it.
 std::vector<std::vector<int>> coverage(const TileScheduler& s, int workers) {
   std::vector<std::vector<int>> hits(s.num_tiles(), std::vector<int>(s.k_iters, 0));
-  for (int worker = 0; worker < workers; ++worker)
-    for (int rank = 0; rank < s.cluster_m; ++rank) {
-      WorkCursor c = s.first(worker, workers);
-      WorkUnit w;
-      while (s.next(c, workers, rank, w)) {
-        int tm = 0, tn = 0;
-        s.tile_coords(w.tile, tm, tn);
-        EXPECT_EQ(std::make_pair(tm, tn), std::make_pair(w.tile_m, w.tile_n));
-        EXPECT_EQ(w.tile % s.cluster_m, rank);
-        for (int k = w.k_begin; k < w.k_end; ++k) ++hits[w.tile][k];
-      }
+  for (int worker = 0; worker < workers; ++worker) {
+    WorkCursor c = s.first(worker, workers);
+    WorkUnit w;
+    while (s.next(c, workers, w)) {
+      int tm = 0, tn = 0;
+      s.tile_coords(w.tile, tm, tn);
+      EXPECT_EQ(std::make_pair(tm, tn), std::make_pair(w.tile_m, w.tile_n));
+      for (int k = w.k_begin; k < w.k_end; ++k) ++hits[w.tile][k];
     }
+  }
   return hits;
 }
 
@@ -99,36 +95,23 @@ TEST(GemmScheduler, SplitsCoverKExactly) {
   }
 }
 
-TEST(GemmScheduler, ClustersPairVerticalNeighbours) {
-  const auto s = TileScheduler::make(333, 700, 640, 128, 192, 64, 1, 3, 2);
-  EXPECT_EQ(s.num_tiles(), 2 * 4 * 2);  // 3 tile rows padded to 4
-  expect_each_once(coverage(s, 6));
-  for (int tile = 0; tile < s.num_tiles(); tile += 2) {
-    int m0 = 0, n0 = 0, m1 = 0, n1 = 0;
-    s.tile_coords(tile, m0, n0);
-    s.tile_coords(tile + 1, m1, n1);
-    EXPECT_EQ(n0, n1);
-    EXPECT_EQ(m1, m0 + 1);
-  }
-}
-
 // Stream-K: each worker's data-parallel tiles (whole) come first, then its contiguous
 // range; at most its first stream-K unit is a partial (k_begin > 0), and a tile's
 // finishing worker (k_begin == 0) comes before its helpers.
 TEST(GemmScheduler, StreamKCoversEveryIterationOnce) {
   for (bool hybrid : {false, true})
     for (int workers : {5, 17, 66, 132}) {
-      auto s = TileScheduler::make(4096, 576, 36864, 128, 192, 64, 1, 8, workers % 2 ? 1 : 2);
+      auto s = TileScheduler::make(4096, 576, 36864, 128, 192, 64, 1, 8);
       s.stream_k_workers = workers;
-      const int waves = s.num_work_tiles() / workers;
+      const int waves = s.num_tiles() / workers;
       if (hybrid) s.dp_tiles = waves >= 2 ? (waves - 1) * workers : 0;
       expect_each_once(coverage(s, workers));
       for (int worker = 0; worker < workers; ++worker) {
         WorkCursor c = s.first(worker, workers);
         WorkUnit w;
         int units = 0, dp_units = 0;
-        while (s.next(c, workers, 0, w)) {
-          const int wt = w.tile / s.cluster_m;
+        while (s.next(c, workers, w)) {
+          const int wt = w.tile;
           if (wt < s.dp_tiles) {
             EXPECT_EQ(units, dp_units++) << "worker " << worker << ": data-parallel tiles first";
             EXPECT_EQ(w.k_end - w.k_begin, s.k_iters);
@@ -188,9 +171,11 @@ TEST(GemmRules, OptionsOutOfRangeAreRefusedByName) {
   refused([](GemmOptions& o) { o.gsize_m = 0; }, "SYMM_GEMM_GSIZE_M");
   refused([](GemmOptions& o) { o.k_splits = -1; }, "SYMM_GEMM_SPLITS");
   refused([](GemmOptions& o) { o.stream_k = 2; }, "SYMM_GEMM_STREAM_K");
-  refused([](GemmOptions& o) { o.cluster_m = 3; }, "SYMM_GEMM_CLUSTER");
   refused([](GemmOptions& o) { o.stream_k = -2; }, "SYMM_GEMM_STREAM_K");
-  refused([](GemmOptions& o) { o.cluster_m = -1; }, "SYMM_GEMM_CLUSTER");
+  refused([](GemmOptions& o) { o.pingpong = 2; }, "SYMM_GEMM_PINGPONG");
+  refused([](GemmOptions& o) { o.pingpong = -2; }, "SYMM_GEMM_PINGPONG");
+  refused([](GemmOptions& o) { o.pingpong = 1, o.k_splits = 2; }, "SYMM_GEMM_SPLITS");
+  refused([](GemmOptions& o) { o.pingpong = 1, o.stream_k = 1; }, "SYMM_GEMM_STREAM_K");
 }
 
 // Each bound itself is accepted (the refusals above sit just outside them).
@@ -207,8 +192,9 @@ TEST(GemmRules, OptionsAtTheirBoundsAreAccepted) {
   accepted([](GemmOptions& o) { o.k_splits = 1; });
   accepted([](GemmOptions& o) { o.stream_k = -1; });
   accepted([](GemmOptions& o) { o.stream_k = 1; });
-  accepted([](GemmOptions& o) { o.cluster_m = 0; });
-  accepted([](GemmOptions& o) { o.cluster_m = 2; });
+  accepted([](GemmOptions& o) { o.pingpong = -1; });
+  accepted([](GemmOptions& o) { o.pingpong = 1; });
+  accepted([](GemmOptions& o) { o.pingpong = 1, o.k_splits = 1; });
 }
 
 TEST(GemmRules, APlanRunsOnlyTheProblemItWasMadeFor) {
@@ -343,19 +329,33 @@ TEST(GemmPlan, StreamKEvensOutThePartialWave) {
   EXPECT_TRUE(has_stream_k(heuristic));
 }
 
-TEST(GemmPlan, ClustersFollowTheOptionsAndTheResidencyLimit) {
-  GemmOptions o;
-  o.cluster_m = 1;
-  EXPECT_EQ(make_plan(problem(8192, 8192, 8192), o, DeviceLimits{}).config.cluster_m, 1);
-  o.cluster_m = 2;
-  DeviceLimits d;
-  d.cluster2_blocks = 120;  // some GPCs with an odd SM count
-  const Plan p = make_plan(problem(8192, 8192, 8192), o, d);
-  EXPECT_EQ(p.config.cluster_m, 2);
-  EXPECT_EQ(p.num_blocks, 120);
-  o.num_blocks = 115;  // gemm_sms: whole clusters only
-  EXPECT_EQ(make_plan(problem(8192, 8192, 8192), o, d).num_blocks, 114);
+// Ping-pong plans compute whole tiles: never split, whatever the shape, and the option
+// selects or excludes them.
+TEST(GemmPlan, PingpongFollowsTheOptionAndNeverSplits) {
+  for (const auto& shape : {std::array<int, 3>{8192, 8192, 1024}, {4096, 576, 36864}, {300, 200, 5000}}) {
+    const GemmProblem p = problem(shape[0], shape[1], shape[2]);
+    GemmOptions only;
+    only.pingpong = 1;
+    for (const Plan& plan : candidate_plans(p, only, DeviceLimits{}, 16)) {
+      EXPECT_TRUE(plan.config.pingpong()) << describe(p, plan);
+      EXPECT_EQ(plan.sched.k_splits, 1) << describe(p, plan);
+      EXPECT_FALSE(plan.sched.stream_k()) << describe(p, plan);
+    }
+    EXPECT_TRUE(make_plan(p, only, DeviceLimits{}).config.pingpong());
+    GemmOptions never;
+    never.pingpong = 0;
+    for (const Plan& plan : candidate_plans(p, never, DeviceLimits{}, 16))
+      EXPECT_FALSE(plan.config.pingpong()) << describe(p, plan);
+  }
+  GemmOptions forced;
+  forced.config = KernelConfig{128, 128, 64, 6, Schedule::pingpong};
+  forced.k_splits = 4;
+  EXPECT_THROW(make_plan(problem(4096, 4096, 4096), forced, DeviceLimits{}), Error);
+  forced.k_splits = 0;
+  forced.pingpong = 0;
+  EXPECT_THROW(make_plan(problem(4096, 4096, 4096), forced, DeviceLimits{}), Error);
 }
+
 
 TEST(GemmPlan, CandidatesAreDistinctAndBestFirst) {
   const auto plans = candidate_plans(problem(8192, 4608, 36864), {}, DeviceLimits{}, 3);
@@ -374,7 +374,7 @@ TEST(GemmPlan, BlocksFollowGemmSms) {
   o.num_blocks = 0;
   // Never more blocks than work units.
   const Plan small = make_plan(problem(128, 256, 64), o, DeviceLimits{});
-  EXPECT_EQ(small.num_blocks, small.sched.num_units() * small.config.cluster_m);
+  EXPECT_EQ(small.num_blocks, small.sched.num_units());
   EXPECT_LE(small.num_blocks, 4);
 }
 

@@ -8,6 +8,8 @@
 #include "limits.hpp"
 #include "symm/common/error.hpp"
 #include "symm/host/options.hpp"
+#include "symm/host/settings.hpp"
+#include "scoped_env.hpp"
 
 namespace {
 
@@ -22,9 +24,9 @@ void expect_accepted_from_to(Accepted accepted, long long lo, long long hi) {
 }
 
 bool bootstrap_timeout_accepted(long long ms) {
-  const symm::detail::EnvMap env{{"SYMM_BOOTSTRAP_TIMEOUT_MS", std::to_string(ms)}};
+  const ScopedEnv env("SYMM_BOOTSTRAP_TIMEOUT_MS", std::to_string(ms));
   try {
-    return symm::detail::env_milliseconds(symm::detail::env_lookup(env), "SYMM_BOOTSTRAP_TIMEOUT_MS", 1) == ms;
+    return symm::settings::bootstrap_timeout().count() == ms;
   } catch (const symm::Error&) {
     return false;
   }

@@ -104,17 +104,6 @@ TEST(DetectLauncher, RejectsMalformedVariables) {
   EXPECT_THROW(detect(not_a_number), symm::Error);
 }
 
-// A timeout of 0 would make every wait give up at once: refused, as are non-numbers.
-TEST(EnvMilliseconds, AcceptsPositiveIntegersOnly) {
-  using symm::detail::env_milliseconds;
-  EXPECT_EQ(env_milliseconds(env_lookup({}), "SYMM_BOOTSTRAP_TIMEOUT_MS", 60000), 60000);
-  EXPECT_EQ(env_milliseconds(env_lookup({{"SYMM_BOOTSTRAP_TIMEOUT_MS", "250"}}), "SYMM_BOOTSTRAP_TIMEOUT_MS", 1), 250);
-  for (const char* bad : {"0", "-5", "1.5", "soon", ""})
-    EXPECT_THROW(env_milliseconds(env_lookup({{"SYMM_BOOTSTRAP_TIMEOUT_MS", bad}}), "SYMM_BOOTSTRAP_TIMEOUT_MS", 1),
-                 symm::Error)
-        << bad;
-}
-
 TEST(DetectLauncher, DemandsAJobIdentity) {
   // RANK/WORLD_SIZE alone cannot tell two jobs apart; SYMM_JOB_ID can.
   EnvMap bare{{"RANK", "0"}, {"WORLD_SIZE", "2"}};

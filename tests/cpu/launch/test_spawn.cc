@@ -179,10 +179,11 @@ TEST(Supervisor, RankTimeoutOverridesALongerLimitFromTheEnvironment) {
   EXPECT_LT(seen.seconds, 10);
 }
 
+// A bad setting is a bad command line (2), refused before any rank starts.
 TEST(Supervisor, RejectsAMalformedTimeLimit) {
   const auto result = run_driver({"-r", "2"}, {{"SYMM_RANK_TIMEOUT_S", "ten"}});
-  EXPECT_EQ(result.exit_code, 1) << result.output;
-  EXPECT_NE(result.output.find("SYMM_RANK_TIMEOUT_S=ten is not a number of seconds"), std::string::npos)
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("SYMM_RANK_TIMEOUT_S='ten' is not valid"), std::string::npos)
       << result.output;
 }
 

@@ -76,7 +76,7 @@ TEST(GemmAllScatterPlan, DefaultIsTmaPushOnWholeTilesOfEverySm) {
   EXPECT_EQ(p.comm_sms, 0);
   EXPECT_EQ(p.gemm.sched.k_splits, 1);
   EXPECT_FALSE(p.gemm.sched.stream_k());
-  EXPECT_EQ(p.config.cluster_m, 1);
+  EXPECT_FALSE(p.config.pingpong());
   EXPECT_LE(p.gemm_sms, kH200Sms);
   EXPECT_EQ(p.tiles, (8192 + p.config.blk_m - 1) / p.config.blk_m * ((2304 + p.config.blk_n - 1) / p.config.blk_n));
   EXPECT_NE(describe(shape(8192, 4608, 36864), p).find("tma_push"), std::string::npos);
@@ -115,7 +115,7 @@ TEST(GemmAllScatterPlan, ProducerConsumerKernelsMustFitTogether) {
 
 TEST(GemmAllScatterPlan, RefusesConfigurationsNotBuiltForFusedKernels) {
   GemmAllScatterOptions o;
-  o.config = gemm::KernelConfig{128, 256, 64, 4, 2};  // clusters: GEMM only
+  o.config = gemm::KernelConfig{128, 128, 64, 6, gemm::Schedule::pingpong};  // ping-pong: GEMM only
   EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("not built for the fused kernels"), std::string::npos);
   o.config = gemm::KernelConfig{128, 144, 64, 5};  // N x K only
   EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("with B as kn"), std::string::npos);
@@ -154,7 +154,7 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
       EXPECT_LE(p.gemm_sms, sms);
       if (p.variant != ScatterVariant::bulk_synchronous) {
         EXPECT_EQ(p.gemm.sched.k_splits, 1);
-        EXPECT_EQ(p.config.cluster_m, 1);
+        EXPECT_FALSE(p.config.pingpong());
         EXPECT_LE(p.gemm_sms, p.tiles);
       }
       if (p.variant == ScatterVariant::wg_specialization || p.variant == ScatterVariant::producer_consumer) {

@@ -25,14 +25,14 @@ __global__ void one_stage_kernel(const __grid_constant__ WgmmaParams p, float* o
   if (threadIdx.x == 0) {
     s.init_barriers();
     ptx::mbarrier_arrive_expect_tx(&s.full[0], Producer::STAGE_BYTES);
-    Producer::load_stage(p, s, 0, 0, 0, 0, 0);
+    Producer::load_stage(p, s, 0, 0, 0, 0);
   }
   __syncthreads();
   const int wg = threadIdx.x / kWarpgroupThreads, t = threadIdx.x % kWarpgroupThreads;
   typename Mainloop::Accumulators acc;
   Mainloop::zero(acc);
   RingPos<Cfg::STAGES> pos;
-  Mainloop::run(acc, s, pos, 1, wg, t == 0);
+  Mainloop::run(acc, s, pos, 1, wg, t == 0, nullptr);
   const int row = wg * 64 + 16 * (t / 32) + (t % 32) / 4;
   for (int j = 0; j < Cfg::BLK_N / 8; ++j)
     for (int half = 0; half < 2; ++half)

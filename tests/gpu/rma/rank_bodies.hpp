@@ -7,7 +7,8 @@ namespace symm::test {
 
 int atomic_rank_body(Runtime& rt);      // atomic_ranks.cu
 int rma_rank_body(Runtime& rt);         // rma_ranks.cu
-int litmus_rank_body(Runtime& rt);      // litmus_ranks.cu
+int litmus_rank_body(Runtime& rt);      // litmus_ranks.cu: between ranks, on GPUs of their own
+int block_litmus_body(Runtime& rt);     // block_litmus.cu: one rank, between its blocks
 int barrier_rank_body(Runtime& rt);     // barrier_ranks.cu
 // Rank 0 sends `messages` messages to rank 1, twice (message_ranks.cu).
 int message_rank_body(Runtime& rt, int messages);
