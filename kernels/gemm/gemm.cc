@@ -94,8 +94,9 @@ void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t
     if (workspace_) check_cuda(cudaFree(workspace_), "cudaFree(gemm workspace)");
     workspace_ = nullptr;
     workspace_bytes_ = 0;
-    check_cuda(cudaMalloc(&workspace_, layout.total()), "cudaMalloc(gemm split-K workspace)",
-                       "set SYMM_GEMM_SPLITS=1 SYMM_GEMM_STREAM_K=0 to run without scratch");
+    check_cuda(cudaMalloc(&workspace_, layout.total()), "cudaMalloc(gemm workspace)",
+                       "set SYMM_GEMM_SPLITS=1 SYMM_GEMM_STREAM_K=0 to run without split-K scratch, or "
+                       "give A, B and C 16-byte aligned rows of a multiple of 128 bytes to need no copies");
     workspace_bytes_ = layout.total();
     counter_region_ = 0;
   }
@@ -151,8 +152,26 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
                             stream);
     return;
   }
-  const auto maps = make_operand_maps(p, plan.config);
   WgmmaParams params;
+  std::uint8_t* scratch = nullptr;
+  if (workspace_bytes(plan) > 0) {
+    prepare_workspace(plan, params.splitk, stream);
+    scratch = static_cast<std::uint8_t*>(workspace_);
+  }
+  const WorkspaceLayout layout = workspace_layout(plan);
+  const OperandCopies& copies = plan.copies;
+  const GemmProblem q = with_copies(p, copies, scratch + layout.copy_a_offset(),
+                                    scratch + layout.copy_b_offset(), scratch + layout.copy_c_offset());
+  const int in = dtype_bytes(p.in_dtype), out = dtype_bytes(p.out_dtype);
+  auto copy_rows = [&](void* dst, std::int64_t dst_pitch, const void* src, std::int64_t src_pitch,
+                       const OperandCopy& c, const char* what) {
+    check_cuda(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, c.row_bytes, c.rows, cudaMemcpyDeviceToDevice,
+                                 stream),
+               what);
+  };
+  if (copies.a.needed()) copy_rows(const_cast<void*>(q.a), copies.a.pitch, p.a, p.lda * in, copies.a, "copy of A");
+  if (copies.b.needed()) copy_rows(const_cast<void*>(q.b), copies.b.pitch, p.b, p.ldb * in, copies.b, "copy of B");
+  const auto maps = make_operand_maps(q, plan.config);
   params.a = maps.a;
   params.b = maps.b;
   params.c = maps.c;
@@ -162,11 +181,10 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   params.n = int(p.n);
   params.wait_timeout_ns = wait_timeout_ns_;
   detail::WgmmaLaunch launch{plan.config, plan.num_blocks, 0};
-  if (workspace_bytes(plan) > 0) {  // blocks wait for each other: all must be resident
-    prepare_workspace(plan, params.splitk, stream);
-    launch.resident_limit = limits_.sm_count;
-  }
+  // Split-K and stream-K blocks wait for each other: all must be resident.
+  if (layout.counter_bytes > 0) launch.resident_limit = limits_.sm_count;
   detail::launch_wgmma(p.in_dtype, p.out_dtype, p.b_layout, launch, params, stream);
+  if (copies.c.needed()) copy_rows(p.c, p.ldc * out, q.c, copies.c.pitch, copies.c, "copy of C back");
 }
 
 }  // namespace symm::gemm

@@ -299,10 +299,30 @@ Plan fallback_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimit
   return plan;
 }
 
+// The copies a WGMMA plan of p makes (none where they are not allowed or no WGMMA runs).
+OperandCopies copies_for(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d) {
+  if (!o.operand_copies || d.cc_major != 9 || d.cc_minor != 0 || !validate(p).empty()) return {};
+  return choose_operand_copies(p);
+}
+
+// p as the kernel will see it: copied operands at a 16-byte aligned placeholder address.
+GemmProblem as_launched(const GemmProblem& p, const OperandCopies& copies) {
+  void* placeholder = reinterpret_cast<void*>(std::uintptr_t{1} << 20);
+  return with_copies(p, copies, placeholder, placeholder, placeholder);
+}
+
+Plan with_copy_notes(Plan plan, const OperandCopies& copies) {
+  plan.copies = copies;
+  if (copies.any()) plan.reason += "; " + copies.describe();
+  return plan;
+}
+
 }  // namespace
 
-std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d,
+std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o, const DeviceLimits& d,
                                   int count) {
+  const OperandCopies copies = copies_for(given, o, d);
+  const GemmProblem p = as_launched(given, copies);
   std::vector<std::pair<double, Plan>> scored;
   for (const auto& cand : kCandidates) {
     if (!schedule_wanted(cand.config, o) || !schedule_allowed(cand.config, o) ||
@@ -334,7 +354,7 @@ std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, co
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Plan> plans;
   for (auto& [cost, plan] : scored)
-    if (int(plans.size()) < count) plans.push_back(std::move(plan));
+    if (int(plans.size()) < count) plans.push_back(with_copy_notes(std::move(plan), copies));
   return plans;
 }
 
@@ -342,9 +362,11 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
   if (auto why = validate(p); !why.empty()) throw Error("symm gemm: invalid problem: " + why);
   if (auto why = validate(o); !why.empty()) throw Error("symm gemm: invalid options: " + why);
   if (o.force_fallback) return fallback_plan(p, o, d, "fallback forced (SYMM_GEMM_FORCE_FALLBACK / options)");
+  const OperandCopies copies = copies_for(p, o, d);
+  const GemmProblem launched = as_launched(p, copies);
   if (o.config) {
-    if (auto why = can_implement(*o.config, p, d); !why.empty()) {
-      if (!tma_incompatibility(p).empty() || d.cc_major != 9)
+    if (auto why = can_implement(*o.config, launched, d); !why.empty()) {
+      if (!tma_incompatibility(launched).empty() || d.cc_major != 9)
         return fallback_plan(p, o, d, "WGMMA cannot run it: " + why);
       throw Error(
           fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) refused: {}", to_string(*o.config), why));
@@ -359,9 +381,9 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
                               "it cannot run with k_splits={} (SYMM_GEMM_SPLITS) or stream_k=1 "
                               "(SYMM_GEMM_STREAM_K): drop those or pick a cooperative configuration",
                               to_string(*o.config), o.k_splits));
-    return wgmma_plan(*o.config, p, o, d, "configuration given");
+    return with_copy_notes(wgmma_plan(*o.config, launched, o, d, "configuration given"), copies);
   }
-  if (auto why = can_implement(kCandidates[0].config, p, d); !why.empty())
+  if (auto why = can_implement(kCandidates[0].config, launched, d); !why.empty())
     return fallback_plan(p, o, d, "WGMMA cannot run it: " + why);
   auto plans = candidate_plans(p, o, d, 1);
   if (plans.empty()) throw Error("symm gemm: no WGMMA configuration allowed by the options");
@@ -369,16 +391,22 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
 }
 
 WorkspaceLayout workspace_layout(const Plan& plan) {
+  const auto round = [](std::size_t bytes) { return (bytes + 255) / 256 * 256; };
+  WorkspaceLayout layout;
+  layout.copy_a_bytes = round(plan.copies.a.bytes());
+  layout.copy_b_bytes = round(plan.copies.b.bytes());
+  layout.copy_c_bytes = round(plan.copies.c.bytes());
   const TileScheduler& s = plan.sched;
-  if (s.k_splits < 2 && !s.stream_k()) return {};
+  if (s.k_splits < 2 && !s.stream_k()) return layout;
   // WGMMA split-K: per (tile, split but the last); stream-K: per block (its one partial);
   // counters per consumer warpgroup. Fallback: per (tile, split), one counter per tile.
   const bool wgmma = plan.kind == KernelKind::wgmma;
   const std::size_t owners = s.stream_k() ? std::size_t(plan.num_blocks) : std::size_t(s.num_tiles());
   const std::size_t partials = s.stream_k() ? owners : owners * (s.k_splits - (wgmma ? 1 : 0));
   const std::size_t counters = owners * (wgmma ? kConsumers : 1) * sizeof(int);
-  return WorkspaceLayout{(counters + 255) / 256 * 256,
-                         partials * plan.config.blk_m * plan.config.blk_n * sizeof(float)};
+  layout.counter_bytes = round(counters);
+  layout.partial_bytes = round(partials * plan.config.blk_m * plan.config.blk_n * sizeof(float));
+  return layout;
 }
 
 std::string plan_mismatch(const GemmProblem& p, const Plan& plan) {

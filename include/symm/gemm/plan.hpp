@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "symm/gemm/config.hpp"
+#include "symm/gemm/operand_copies.hpp"
 #include "symm/gemm/scheduler.hpp"
 #include "symm/gemm/types.hpp"
 
@@ -30,6 +31,10 @@ struct GemmOptions {
   // Ping-pong kernels (config.hpp): -1 where the model prefers them (default); 0 never
   // (callers whose epilogue hooks expect both consumers on every tile); 1 only those.
   int pingpong = -1;
+  // Let the WGMMA plan read (or write) operands through 128-byte-pitched scratch copies
+  // (operand_copies.hpp); false: plan the problem as given (fused kernels, which launch the
+  // GEMM blocks themselves and make no copies).
+  bool operand_copies = true;
   bool force_fallback = false;         // use the mma.sync kernel even where WGMMA could run
   bool verbose = false;                // say which kernel runs and why (stderr)
 
@@ -47,6 +52,7 @@ struct Plan {
   TileScheduler sched;     // tiles, K iterations, splits, group size
   int num_blocks = 0;      // grid size (wgmma: persistent blocks)
   bool aligned_loads = false;  // fallback: cp.async loads (else element by element)
+  OperandCopies copies;        // wgmma: operands read or written through scratch
   std::string reason;      // why this kernel and configuration (verbose output)
 };
 
@@ -78,11 +84,16 @@ std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, co
 // beyond the SMs) are clamped, and the plan's reason says so.
 Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d);
 
-// Scratch the plan needs for split-K or stream-K: counters first, then fp32 partials.
+// Scratch a plan needs: split-K / stream-K counters and fp32 partials, then the operand
+// copies (operand_copies.hpp).
 struct WorkspaceLayout {
-  std::size_t counter_bytes = 0;  // rounded up to 256
+  std::size_t counter_bytes = 0;  // each region rounded up to 256 bytes, in this order
   std::size_t partial_bytes = 0;
-  std::size_t total() const { return counter_bytes + partial_bytes; }
+  std::size_t copy_a_bytes = 0, copy_b_bytes = 0, copy_c_bytes = 0;
+  std::size_t copy_a_offset() const { return counter_bytes + partial_bytes; }
+  std::size_t copy_b_offset() const { return copy_a_offset() + copy_a_bytes; }
+  std::size_t copy_c_offset() const { return copy_b_offset() + copy_b_bytes; }
+  std::size_t total() const { return copy_c_offset() + copy_c_bytes; }
 };
 WorkspaceLayout workspace_layout(const Plan& plan);
 inline std::size_t workspace_bytes(const Plan& plan) { return workspace_layout(plan).total(); }

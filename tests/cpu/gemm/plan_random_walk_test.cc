@@ -121,7 +121,14 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
   if (s.gsize_m < 1 || std::int64_t(s.gsize_m) * s.tiles_n > INT_MAX) return "group size out of range";
   const WorkspaceLayout ws = workspace_layout(plan);
   const bool needs_ws = s.k_splits > 1 || s.stream_k();
-  if ((ws.total() > 0) != needs_ws) return "workspace where none is needed, or none where it is";
+  if ((ws.counter_bytes + ws.partial_bytes > 0) != needs_ws)
+    return "split-K workspace where none is needed, or none where it is";
+  if (ws.copy_a_bytes < plan.copies.a.bytes() || ws.copy_b_bytes < plan.copies.b.bytes() ||
+      ws.copy_c_bytes < plan.copies.c.bytes())
+    return "workspace smaller than the operand copies";
+  // The problem as the kernel sees it (copied operands at an aligned scratch address).
+  void* scratch = reinterpret_cast<void*>(std::uintptr_t{1} << 30);
+  const GemmProblem launched = with_copies(p, plan.copies, scratch, scratch, scratch);
   if (plan.kind == KernelKind::fallback) {
     if (c != FallbackConfig::desc && c != FallbackNarrowConfig::desc) return "not a fallback configuration";
     if (!c.supports(p.b_layout)) return "fallback configuration does not take B's layout";
@@ -130,14 +137,17 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
     if (smem > d.max_smem_per_block) return "fallback shared memory over the device's limit";
     if (s.tiles_m > 65535 || s.k_splits > 65535) return "fallback grid over CUDA's limits";
     if (std::int64_t(plan.num_blocks) != std::int64_t(s.num_tiles()) * s.k_splits) return "grid is not tiles x splits";
-    if (!o.force_fallback && tma_incompatibility(p).empty() && d.cc_major == 9 && d.cc_minor == 0)
-      return "fallback where WGMMA could run";
+    if (plan.copies.any()) return "operand copies planned for the fallback";
+    const OperandCopies possible = choose_operand_copies(p);
+    if (!o.force_fallback && tma_incompatibility(with_copies(p, possible, scratch, scratch, scratch)).empty() &&
+        d.cc_major == 9 && d.cc_minor == 0)
+      return "fallback where WGMMA could run (through operand copies if need be)";
     if (needs_ws && ws.partial_bytes < std::size_t(s.num_tiles()) * s.k_splits * c.blk_m * c.blk_n * 4)
       return "workspace smaller than the partials";
     return {};
   }
   if (o.force_fallback) return "force_fallback given, WGMMA planned";
-  if (auto why = can_implement(c, p, d); !why.empty()) return "WGMMA plan it cannot run: " + why;
+  if (auto why = can_implement(c, launched, d); !why.empty()) return "WGMMA plan it cannot run: " + why;
   if (o.config && c != *o.config) return "configuration given but not used";
   if (o.pingpong != -1 && c.pingpong() != (o.pingpong == 1)) return "ping-pong option not followed";
   if (c.pingpong() && (s.k_splits > 1 || s.stream_k())) return "ping-pong with split or stream-K work";
@@ -209,12 +219,18 @@ TEST(GemmPlanRandomWalk, AnyBlockCountFromOneToTheSms) {
 }
 
 // Row strides that are not multiples of 16 bytes (odd K, a vocabulary of 32001) cannot be
-// described by TMA: the mma.sync fallback runs them, saying why (bench/gemm/general.json).
-TEST(GemmPlanRandomWalk, StridesTmaCannotDescribeGoToTheFallback) {
+// described by TMA: WGMMA runs them through 128-byte-pitched copies; where copies are not
+// allowed (fused kernels), the mma.sync fallback, saying why (bench/gemm/general.json).
+TEST(GemmPlanRandomWalk, StridesTmaCannotDescribeRunThroughCopiesOrTheFallback) {
+  GemmOptions in_place;
+  in_place.operand_copies = false;
   for (const auto& p : {problem(4095, 4095, 4095), problem(2048, 32001, 4096), problem(2048, 32001, 4096, BLayout::kn)}) {
     const Plan plan = make_plan(p, {}, DeviceLimits{});
-    EXPECT_EQ(plan.kind, KernelKind::fallback) << describe(p, plan);
-    EXPECT_NE(plan.reason.find("not a multiple of 16"), std::string::npos) << plan.reason;
+    EXPECT_EQ(plan.kind, KernelKind::wgmma) << describe(p, plan);
+    EXPECT_TRUE(plan.copies.any()) << describe(p, plan);
+    const Plan fallback = make_plan(p, in_place, DeviceLimits{});
+    EXPECT_EQ(fallback.kind, KernelKind::fallback) << describe(p, fallback);
+    EXPECT_NE(fallback.reason.find("not a multiple of 16"), std::string::npos) << fallback.reason;
   }
 }
 

@@ -130,6 +130,24 @@ TEST(GemmSplitK, HeuristicSpreadsSkinnyShard) {
       << "a skinny shard should be spread along K";
 }
 
+// Operands TMA cannot take (odd strides, a C block at an odd column) run WGMMA through
+// 128-byte-pitched scratch copies, C copied back into its block only; rows that straddle
+// 128-byte lines are copied where the model says it pays (K = 4104).
+TEST(GemmCopies, UnalignedAndStraddlingOperandsMatchCublas) {
+  SYMM_REQUIRE_GPUS(1);
+  if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
+  GemmVsCublas check;
+  for (BLayout l : {BLayout::nk, BLayout::kn}) {
+    const Plan odd = check.run(Case{{1001, 1003, 1001, 0}, DType::bf16, DType::bf16, l}, {});
+    EXPECT_EQ(odd.kind, KernelKind::wgmma);
+    EXPECT_TRUE(odd.copies.a.needed() && odd.copies.b.needed() && odd.copies.c.needed());
+    const Plan padded = check.run(Case{{640, 520, 776, 1}, DType::fp16, DType::fp32, l, 3}, {}, 2);
+    EXPECT_TRUE(padded.copies.c.needed());
+    const Plan straddling = check.run(Case{{6144, 3456, 4104, 0}, DType::bf16, DType::bf16, l}, {});
+    EXPECT_TRUE(straddling.copies.a.needed());
+  }
+}
+
 TEST(GemmShard, WritesOnlyItsColumnsOfAWiderC) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;

@@ -1,0 +1,61 @@
+// Which operands the WGMMA plan reads or writes through 128-byte-pitched scratch, and the
+// workspace they take (operand_copies.hpp).
+#include <gtest/gtest.h>
+
+#include "fake_problem.hpp"
+#include "symm/gemm/plan.hpp"
+
+namespace symm::gemm {
+namespace {
+
+using test::problem;
+
+TEST(OperandCopies, NoneWhereRowsAreWholeLines) {
+  const Plan plan = make_plan(problem(8192, 8192, 8192), {}, DeviceLimits{});
+  EXPECT_FALSE(plan.copies.any());
+  EXPECT_EQ(workspace_bytes(plan), 0u);
+}
+
+// K = 4104: rows of 8208 bytes straddle 128-byte lines (0.64x measured); the GEMM is big
+// enough for the copies to pay, so both inputs go through scratch at an 8320-byte pitch.
+TEST(OperandCopies, StraddlingRowsAreCopiedWhereTheyPay) {
+  const Plan plan = make_plan(problem(6144, 3456, 4104), {}, DeviceLimits{});
+  ASSERT_EQ(plan.kind, KernelKind::wgmma);
+  EXPECT_EQ(plan.copies.a.rows, 6144);
+  EXPECT_EQ(plan.copies.a.row_bytes, 8208);
+  EXPECT_EQ(plan.copies.a.pitch, 8320);
+  EXPECT_EQ(plan.copies.b.rows, 3456);
+  EXPECT_FALSE(plan.copies.c.needed());
+  EXPECT_NE(plan.reason.find("A, B through scratch"), std::string::npos) << plan.reason;
+  const WorkspaceLayout ws = workspace_layout(plan);
+  EXPECT_EQ(ws.copy_a_bytes, 6144u * 8320u);
+  EXPECT_EQ(ws.copy_b_offset(), ws.copy_a_offset() + 6144u * 8320u);
+  EXPECT_EQ(ws.copy_b_offset() % 256, 0u);
+  EXPECT_EQ(ws.total(), ws.copy_c_offset());
+  // Small: copying costs more than straddling loses.
+  EXPECT_FALSE(make_plan(problem(1000, 1000, 1000), {}, DeviceLimits{}).copies.any());
+}
+
+// Rows TMA cannot take at all (not 16-byte aligned): copies, not the mma.sync fallback.
+TEST(OperandCopies, UnalignedStridesRunWgmmaThroughCopies) {
+  const Plan odd_k = make_plan(problem(4095, 4095, 4095), {}, DeviceLimits{});
+  EXPECT_EQ(odd_k.kind, KernelKind::wgmma) << odd_k.reason;
+  EXPECT_TRUE(odd_k.copies.a.needed() && odd_k.copies.b.needed() && odd_k.copies.c.needed());
+  EXPECT_EQ(odd_k.copies.c.pitch % 128, 0);
+  const Plan odd_n = make_plan(problem(2048, 32001, 4096, BLayout::kn), {}, DeviceLimits{});
+  EXPECT_EQ(odd_n.kind, KernelKind::wgmma);
+  EXPECT_FALSE(odd_n.copies.a.needed());
+  EXPECT_TRUE(odd_n.copies.b.needed());  // K x N rows of 32001 elements
+  EXPECT_TRUE(odd_n.copies.c.needed());
+  EXPECT_EQ(odd_n.copies.b.rows, 4096);
+  // Without copies (fused kernels), the problem goes to the fallback as before.
+  GemmOptions in_place;
+  in_place.operand_copies = false;
+  EXPECT_EQ(make_plan(problem(4095, 4095, 4095), in_place, DeviceLimits{}).kind, KernelKind::fallback);
+  // Every candidate carries the copies (the tuner times them with their copies).
+  for (const Plan& plan : candidate_plans(problem(4095, 4095, 4095), {}, DeviceLimits{}, 4))
+    EXPECT_TRUE(plan.copies.a.needed()) << describe(problem(4095, 4095, 4095), plan);
+}
+
+}  // namespace
+}  // namespace symm::gemm
