@@ -163,14 +163,10 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   const GemmProblem q = with_copies(p, copies, scratch + layout.copy_a_offset(),
                                     scratch + layout.copy_b_offset(), scratch + layout.copy_c_offset());
   const int in = dtype_bytes(p.in_dtype), out = dtype_bytes(p.out_dtype);
-  auto copy_rows = [&](void* dst, std::int64_t dst_pitch, const void* src, std::int64_t src_pitch,
-                       const OperandCopy& c, const char* what) {
-    check_cuda(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, c.row_bytes, c.rows, cudaMemcpyDeviceToDevice,
-                                 stream),
-               what);
-  };
-  if (copies.a.needed()) copy_rows(const_cast<void*>(q.a), copies.a.pitch, p.a, p.lda * in, copies.a, "copy of A");
-  if (copies.b.needed()) copy_rows(const_cast<void*>(q.b), copies.b.pitch, p.b, p.ldb * in, copies.b, "copy of B");
+  if (copies.a.needed())
+    detail::copy_rows(const_cast<void*>(q.a), copies.a.pitch, p.a, p.lda * in, copies.a.row_bytes, copies.a.rows, stream);
+  if (copies.b.needed())
+    detail::copy_rows(const_cast<void*>(q.b), copies.b.pitch, p.b, p.ldb * in, copies.b.row_bytes, copies.b.rows, stream);
   const auto maps = make_operand_maps(q, plan.config);
   params.a = maps.a;
   params.b = maps.b;
@@ -184,7 +180,8 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   // Split-K and stream-K blocks wait for each other: all must be resident.
   if (layout.counter_bytes > 0) launch.resident_limit = limits_.sm_count;
   detail::launch_wgmma(p.in_dtype, p.out_dtype, p.b_layout, launch, params, stream);
-  if (copies.c.needed()) copy_rows(p.c, p.ldc * out, q.c, copies.c.pitch, copies.c, "copy of C back");
+  if (copies.c.needed())
+    detail::copy_rows(p.c, p.ldc * out, q.c, copies.c.pitch, copies.c.row_bytes, copies.c.rows, stream);
 }
 
 }  // namespace symm::gemm

@@ -4,6 +4,8 @@
 // (see CMakeLists.txt), so the kernels compile in parallel.
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+
 #include "symm/gemm/config.hpp"
 #include "symm/gemm/params.hpp"
 #include "symm/gemm/types.hpp"
@@ -28,5 +30,9 @@ void launch_wgmma(DType in, DType out, BLayout layout, const WgmmaLaunch& launch
                   const WgmmaParams& params, cudaStream_t stream);
 void launch_fallback(DType in, DType out, BLayout layout, const KernelConfig& config,
                      bool aligned_loads, const FallbackParams& params, cudaStream_t stream);
+// `rows` rows of `row_bytes` from src (rows src_pitch bytes apart) to dst (dst_pitch apart):
+// the operand copies (operand_copies.hpp). Addresses and lengths are multiples of 2 bytes.
+void copy_rows(void* dst, std::int64_t dst_pitch, const void* src, std::int64_t src_pitch,
+               std::int64_t row_bytes, std::int64_t rows, cudaStream_t stream);
 
 }  // namespace symm::gemm::detail

@@ -7,12 +7,12 @@ namespace symm::gemm {
 namespace {
 
 constexpr std::int64_t kPitchAlign = 128;
-// Rows straddling 128-byte lines: the kernel at about 1 / 0.64 of its time (2026-12-01,
-// K = 4104 and 4040 against 4096 and 4160, one H200).
-constexpr double kStraddleSlowdown = 1.5;
-// The GEMM's FLOPs that take as long as moving one byte in a device copy (read or write):
-// about 700 TFLOP/s over about 3 TB/s of copy traffic.
-constexpr double kFlopsPerMovedByte = 233;
+// Rows straddling 128-byte lines: the kernel takes 1.6x as long (2026-12-01, one H200:
+// 6144 x 3456 x 4104 at 478 TFLOP/s against 785 at K = 4096).
+constexpr double kStraddleSlowdown = 1.6;
+// The aligned GEMM's FLOPs that take as long as moving one byte in the copy kernel (read
+// or write): about 785 TFLOP/s over the 3.1 TB/s copy_rows.cu measured there.
+constexpr double kFlopsPerMovedByte = 250;
 
 bool aligned(const void* p, std::int64_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 std::int64_t round_up(std::int64_t v, std::int64_t to) { return (v + to - 1) / to * to; }
@@ -50,12 +50,12 @@ OperandCopies choose_operand_copies(const GemmProblem& p) {
   if (a.tma_cannot()) copies.a = a.copy();
   if (b.tma_cannot()) copies.b = b.copy();
   if (c.tma_cannot()) copies.c = c.copy();
-  // Straddling rows: copy every such input if the time saved beats the copies' traffic
-  // (a read and a write of each).
+  // Straddling rows: copy every such input if the time saved beats the copies' traffic (a
+  // read and a write of each), both in FLOPs of the aligned kernel.
   const std::size_t straddle_bytes = (a.straddles() && !copies.a.needed() ? a.copy().bytes() : 0) +
                                      (b.straddles() && !copies.b.needed() ? b.copy().bytes() : 0);
   const double flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
-  const double saved = flops * (1 - 1 / kStraddleSlowdown), cost = 2.0 * double(straddle_bytes) * kFlopsPerMovedByte;
+  const double saved = flops * (kStraddleSlowdown - 1), cost = 2.0 * double(straddle_bytes) * kFlopsPerMovedByte;
   if (straddle_bytes > 0 && saved > cost) {
     if (a.straddles()) copies.a = a.copy();
     if (b.straddles()) copies.b = b.copy();
