@@ -117,7 +117,8 @@ void message_passing_example(Session& s) {
   Runtime& rt = s.runtime();
   const Mailboxes box = make_mailboxes(s);
   const int messages = s.options().iterations;
-  for (const std::uint64_t size : s.sizes()) {
+  const std::vector<std::uint64_t> sizes = s.sizes();
+  for (const std::uint64_t& size : sizes) {
     const auto words = static_cast<std::int64_t>(size / 8);
     for (const Pair pair : s.pairs(/*include_self=*/false)) {
       const auto exchange = [&] {
@@ -145,6 +146,8 @@ void message_passing_example(Session& s) {
                  t);
       }
     }
+    s.progress(std::to_string(size) + "-byte messages done, every pair (" +
+               std::to_string(&size - sizes.data() + 1) + " of " + std::to_string(sizes.size()) + " sizes)");
   }
   for (void* p : {static_cast<void*>(box.sent), static_cast<void*>(box.received),
                   static_cast<void*>(box.wrong)}) {

@@ -89,6 +89,8 @@ class Session {
   // Ranks sharing a GPU take turns, so such a run checks correctness only: fewer timed
   // iterations and operations (run() calls this unless the counts were given).
   void scale_counts_for_shared_gpus();
+  // Where ranks share GPUs (minutes, not seconds), rank 0 says how far the run got.
+  void progress(const std::string& done) const;
 
   // do_bench on every rank: fn enqueues this rank's work (possibly none) on stream();
   // preamble runs untimed before each iteration. Returns every rank's figures.

@@ -112,6 +112,10 @@ void Session::scale_counts_for_shared_gpus() {
   }
 }
 
+void Session::progress(const std::string& done) const {
+  if (ranks_share_gpus_ && rt_.rank() == 0) log::info(fmt::format("{}: {}", spec_.name, done));
+}
+
 int Session::blocks() const { return options_.blocks > 0 ? options_.blocks : rt_.sm_count(); }
 
 std::vector<std::uint64_t> Session::sizes() const {
