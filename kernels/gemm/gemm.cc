@@ -35,7 +35,9 @@ int env_int(const char* name, int fallback) {
   const std::string_view text = v;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), x);
   if (error != std::errc() || end != text.data() + text.size())
-    throw Error(fmt::format("symm gemm: {}='{}' is not an integer in the range of int", name, v));
+    throw Error(fmt::format("symm gemm: {}='{}' is not valid: expected a whole number (docs/gemm.md lists "
+                            "the range of each); fix it, or unset it for the default",
+                            name, v));
   return x;
 }
 
@@ -46,8 +48,9 @@ GemmOptions GemmOptions::from_env() {
   if (const char* c = env("SYMM_GEMM_CONFIG")) {
     KernelConfig cfg;
     if (!parse_config(c, cfg))
-      throw Error(fmt::format("symm gemm: SYMM_GEMM_CONFIG='{}' is not BMxBNxBKsSTAGES[-pingpong], e.g. "
-                              "128x256x64s4 or 128x128x64s6-pingpong",
+      throw Error(fmt::format("symm gemm: SYMM_GEMM_CONFIG='{}' is not valid: expected BMxBNxBKsSTAGES with "
+                              "an optional -pingpong, e.g. 128x256x64s4 or 128x128x64s6-pingpong; fix it, or "
+                              "unset it for the heuristic's choice",
                               c));
     o.config = cfg;
   }

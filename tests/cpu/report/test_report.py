@@ -75,5 +75,13 @@ class Report(unittest.TestCase):
                       lines[1])
 
 
+    def test_gemm_contenders_carry_their_own_validity(self):
+        # symm-bench checks each contender on its own: cuBLASLt failed on this problem.
+        path = os.path.join(support.ROOT, "bench", "results", "gemm", "2026-12-01-final-6dd7e88",
+                            "general-bf16-nk-untuned.json")
+        odd = [r for r in records.records_of(path) if (r.m, r.n, r.k) == (2048, 32001, 4096)]
+        self.assertEqual({r.variant: r.valid for r in odd}, {"ours": True, "cublaslt": False})
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -99,7 +99,8 @@ def _gemm_bench_records(row, run, source):
             dtype=row["dtype"], b_layout=row.get("layout", "nk"), tile=tile, gsize_m=None, world=1,
             gpus=1, shared=False, loopback_peers=0, gpu=run.get("gpu_name") or "unknown",
             commit=run.get("git_commit", "unknown"), date=run.get("timestamp", ""),
-            tflops=impl.get("tflops"), total_ms=impl.get("median_ms"), valid=row.get("valid"))
+            tflops=impl.get("tflops"), total_ms=impl.get("median_ms"),
+            valid=impl.get("valid", row.get("valid")))  # each contender is checked on its own
 
 
 def records_of(path):
