@@ -13,11 +13,6 @@
 
 namespace symm::examples::gemm_all_scatter {
 
-OwnedStream::OwnedStream() {
-  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-}
-OwnedStream::~OwnedStream() { warn_on_cuda_error(cudaStreamDestroy(stream_), "cudaStreamDestroy"); }
-
 RuntimeOptions runtime_options(const CommandLine& cl, std::uint64_t needed_bytes) {
   RuntimeOptions options = RuntimeOptions::from_env();
   if (cl.heap_size > 0)

@@ -7,21 +7,10 @@
 
 #include "command_line.hpp"
 #include "symm/host/bench.hpp"
+#include "symm/host/cuda_resources.hpp"
 #include "symm/host/runtime.hpp"
 
 namespace symm::examples::gemm_all_scatter {
-
-class OwnedStream {
- public:
-  OwnedStream();
-  ~OwnedStream();
-  OwnedStream(const OwnedStream&) = delete;
-  OwnedStream& operator=(const OwnedStream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
 
 // SYMM_* settings, with the heap of --heap_size, else SYMM_HEAP_SIZE, else `needed_bytes`.
 RuntimeOptions runtime_options(const CommandLine& cl, std::uint64_t needed_bytes);

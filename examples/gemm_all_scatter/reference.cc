@@ -7,23 +7,9 @@
 #include "operands.hpp"
 #include "symm/baselines/reference_gemm.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/cuda_resources.hpp"
 
 namespace symm::examples::gemm_all_scatter {
-namespace {
-
-// Scratch device memory outside the heap, freed on every path.
-struct Scratch {
-  explicit Scratch(std::size_t bytes) {
-    check_cuda(cudaMalloc(&ptr, bytes), fmt::format("cudaMalloc({} bytes of reference scratch)", bytes),
-               "free GPU memory, or validate a smaller problem");
-  }
-  ~Scratch() { warn_on_cuda_error(cudaFree(ptr), "cudaFree(reference scratch)"); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  void* ptr = nullptr;
-};
-
-}  // namespace
 
 Reference::Reference(const ops::AllScatterShape& shape, int world, const void* a,
                      std::uint64_t seed, cudaStream_t stream) {
@@ -32,12 +18,13 @@ Reference::Reference(const ops::AllScatterShape& shape, int world, const void* a
   check_cuda(cudaMalloc(reinterpret_cast<void**>(&ref_), ref_bytes), fmt::format("cudaMalloc({} bytes of reference C)", ref_bytes),
              "free GPU memory, or validate a smaller problem");
   try {
-    Scratch shard(static_cast<std::size_t>(shard_elements(shape, world)) * gemm::dtype_bytes(shape.dtype));
+    const DeviceBuffer shard(static_cast<std::size_t>(shard_elements(shape, world)) * gemm::dtype_bytes(shape.dtype),
+                             "reference B shard");
     const baselines::ReferenceGemm reference_gemm;
     const bool nk = shape.b_layout == gemm::BLayout::nk;
     for (int s = 0; s < world; ++s) {
-      fill_b_shard(shard.ptr, shape, world, s, seed, stream);
-      reference_gemm.run({m, n_w, k, a, k, shard.ptr, nk ? k : n_w, shape.b_layout, ref_ + s * n_w, n, shape.dtype,
+      fill_b_shard(shard.get(), shape, world, s, seed, stream);
+      reference_gemm.run({m, n_w, k, a, k, shard.get(), nk ? k : n_w, shape.b_layout, ref_ + s * n_w, n, shape.dtype,
                 gemm::DType::fp32},
                stream);
     }

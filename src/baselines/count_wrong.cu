@@ -1,5 +1,5 @@
 // The counting kernel of the output check: one grid-stride pass over C and its reference.
-#include "cuda_resources.hpp"
+#include "symm/host/cuda_resources.hpp"
 #include "symm/baselines/output_check.hpp"
 #include "symm/common/dtype.hpp"
 #include "symm/host/cuda_check.hpp"

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "cuda_resources.hpp"
+#include "symm/host/cuda_resources.hpp"
 #include "nccl_communicator.hpp"
 #include "shard_geometry.hpp"
 #include "symm/baselines/all_scatter_baselines.hpp"

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuda_resources.hpp"
+#include "symm/host/cuda_resources.hpp"
 #include "shard_geometry.hpp"
 
 namespace symm {

@@ -4,7 +4,7 @@
 // (peers push into it). Times measured on zeros would flatter the GPU's power draw.
 #include <cuda_runtime_api.h>
 
-#include "cuda_resources.hpp"
+#include "symm/host/cuda_resources.hpp"
 #include "shard_geometry.hpp"
 
 namespace symm {

@@ -24,20 +24,13 @@
 #include "symm/gemm/gemm.hpp"
 #include "symm/host/bench.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/cuda_resources.hpp"
 #include "symm/host/results.hpp"
 
 namespace symm::bench {
 namespace {
 
 using nlohmann::json;
-
-struct DeviceMatrix {
-  explicit DeviceMatrix(std::size_t bytes) { check_cuda(cudaMalloc(&ptr, bytes), "cudaMalloc(operand)"); }
-  ~DeviceMatrix() { warn_on_cuda_error(cudaFree(ptr), "cudaFree(operand)"); }
-  DeviceMatrix(const DeviceMatrix&) = delete;
-  DeviceMatrix& operator=(const DeviceMatrix&) = delete;
-  void* ptr = nullptr;
-};
 
 // One implementation: validated once, then timed (a median per repeat) if it passed.
 struct Contender {
@@ -121,14 +114,15 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
                  BenchDevice& device, cudaStream_t stream, const gemm::DeviceLimits& limits) {
   const bool nk = o.layout == gemm::BLayout::nk;
   const std::size_t es = gemm::dtype_bytes(dtype);
-  DeviceMatrix a(s.m * s.k * es), b(s.n * s.k * es), c(s.m * s.n * es), ref(s.m * s.n * sizeof(float));
+  const DeviceBuffer a(s.m * s.k * es, "A"), b(s.n * s.k * es, "B"), c(s.m * s.n * es, "C"),
+      ref(s.m * s.n * sizeof(float), "reference C");
   const std::uint64_t seed = o.seed ? o.seed : fresh_seed();
-  fill_uniform(a.ptr, s.m * s.k, dtype, seed, stream);
-  fill_uniform(b.ptr, s.n * s.k, dtype, seed + 1, stream);
-  const gemm::GemmProblem p{s.m, s.n, s.k, a.ptr, s.k, b.ptr, nk ? s.k : s.n, o.layout, c.ptr, s.n,
+  fill_uniform(a.get(), s.m * s.k, dtype, seed, stream);
+  fill_uniform(b.get(), s.n * s.k, dtype, seed + 1, stream);
+  const gemm::GemmProblem p{s.m, s.n, s.k, a.get(), s.k, b.get(), nk ? s.k : s.n, o.layout, c.get(), s.n,
                             dtype, dtype};
   gemm::GemmProblem p_ref = p;
-  p_ref.c = ref.ptr;
+  p_ref.c = ref.get();
   p_ref.out_dtype = gemm::DType::fp32;
   baselines::ReferenceGemm().run(p_ref, stream);
 
@@ -155,7 +149,7 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
                           [&, i] { fewer[i]->run(p, fewer_plans[i], stream); }, {}, {}, {}});
 
   const baselines::Tolerance tol = baselines::output_tolerance(dtype, s.k);
-  validate(contenders, p, static_cast<const float*>(ref.ptr), tol, stream);
+  validate(contenders, p, static_cast<const float*>(ref.get()), tol, stream);
 
   BenchOptions bo;
   bo.n_warmup = o.warmup;
@@ -217,8 +211,8 @@ std::optional<double> geomean(const std::vector<std::optional<double>>& v) {
 }  // namespace
 
 int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv) {
-  cudaStream_t stream = nullptr;
-  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const OwnedStream owned_stream;
+  const cudaStream_t stream = owned_stream.get();
   int device_id = 0;
   SYMM_CUDA_CHECK(cudaGetDevice(&device_id));
   const auto limits = gemm::query_device_limits(device_id);
@@ -270,7 +264,6 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
   }
   results.add_row(summary);
   if (!o.output.empty()) results.write(o.output);
-  SYMM_CUDA_CHECK(cudaStreamDestroy(stream));
   return all_valid ? 0 : 2;
 }
 

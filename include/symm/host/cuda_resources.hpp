@@ -1,13 +1,14 @@
 #pragma once
-// Owners of the CUDA objects the baselines keep between runs: created checked (throwing
-// symm::Error), released by the destructor without throwing (a failure is logged).
+// Owners of CUDA objects kept between runs (device buffers, streams, events): created
+// checked (throwing symm::Error), released by the destructor without throwing (a failure
+// is logged).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <string>
 #include <utility>
 
-namespace symm::baselines {
+namespace symm {
 
 class DeviceBuffer {
  public:
@@ -43,23 +44,23 @@ struct StreamTraits {
   using Handle = cudaStream_t;
   static cudaError_t create(Handle* h) { return cudaStreamCreateWithFlags(h, cudaStreamNonBlocking); }
   static cudaError_t destroy(Handle h) { return cudaStreamDestroy(h); }
-  static constexpr const char* kCreateCall = "cudaStreamCreateWithFlags(baseline stream)";
-  static constexpr const char* kDestroyCall = "cudaStreamDestroy(baseline stream)";
+  static constexpr const char* kCreateCall = "cudaStreamCreateWithFlags(non-blocking stream)";
+  static constexpr const char* kDestroyCall = "cudaStreamDestroy";
 };
 // An event for ordering streams (no timing).
 struct EventTraits {
   using Handle = cudaEvent_t;
   static cudaError_t create(Handle* h) { return cudaEventCreateWithFlags(h, cudaEventDisableTiming); }
   static cudaError_t destroy(Handle h) { return cudaEventDestroy(h); }
-  static constexpr const char* kCreateCall = "cudaEventCreateWithFlags(baseline event)";
-  static constexpr const char* kDestroyCall = "cudaEventDestroy(baseline event)";
+  static constexpr const char* kCreateCall = "cudaEventCreateWithFlags(ordering event)";
+  static constexpr const char* kDestroyCall = "cudaEventDestroy";
 };
 using OwnedStream = OwnedCudaObject<StreamTraits>;
 using OwnedEvent = OwnedCudaObject<EventTraits>;
-extern template class OwnedCudaObject<StreamTraits>;  // defined in cuda_resources.cc
+extern template class OwnedCudaObject<StreamTraits>;  // defined in src/runtime/cuda_resources.cc
 extern template class OwnedCudaObject<EventTraits>;
 
 // `waiter` waits for the work enqueued on `signaller` so far, through `event`.
 void order_after(cudaStream_t waiter, cudaStream_t signaller, cudaEvent_t event);
 
-}  // namespace symm::baselines
+}  // namespace symm

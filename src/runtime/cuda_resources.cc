@@ -1,20 +1,20 @@
-#include "cuda_resources.hpp"
+#include "symm/host/cuda_resources.hpp"
 
 #include "symm/host/cuda_check.hpp"
 
-namespace symm::baselines {
+namespace symm {
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes, const std::string& what) {
   check_cuda(cudaMalloc(&ptr_, bytes), "cudaMalloc(" + what + ")");
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (ptr_ != nullptr) warn_on_cuda_error(cudaFree(ptr_), "cudaFree(baseline buffer)");
+  if (ptr_ != nullptr) warn_on_cuda_error(cudaFree(ptr_), "cudaFree(device buffer)");
 }
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   if (this != &other) {
-    if (ptr_ != nullptr) warn_on_cuda_error(cudaFree(ptr_), "cudaFree(baseline buffer)");
+    if (ptr_ != nullptr) warn_on_cuda_error(cudaFree(ptr_), "cudaFree(device buffer)");
     ptr_ = std::exchange(other.ptr_, nullptr);
   }
   return *this;
@@ -38,4 +38,4 @@ void order_after(cudaStream_t waiter, cudaStream_t signaller, cudaEvent_t event)
   SYMM_CUDA_CHECK(cudaStreamWaitEvent(waiter, event, 0));
 }
 
-}  // namespace symm::baselines
+}  // namespace symm
