@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "launch.hpp"
 #include "tile_trace.hpp"
 #include "symm/gemm/gemm.hpp"
 #include "symm/gemm/tensor_maps.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/cuda_resources.hpp"
 #include "symm/host/runtime.hpp"
 #include "symm/host/tensor.hpp"
 
@@ -51,8 +53,11 @@ struct GemmAllScatter::State {
   std::vector<void*> loopback;
   MappedRecord record;
   std::unique_ptr<gemm::Gemm> gemm;  // bulk_synchronous
-  cudaStream_t side = nullptr;       // producer_consumer: the scatter kernel's stream
-  cudaEvent_t fork = nullptr, join = nullptr;
+  struct SideStream {  // producer_consumer: the scatter kernel's stream, forked and joined
+    OwnedStream stream;
+    OwnedEvent fork, join;
+  };
+  std::optional<SideStream> side;
   // Launch parameters of the last (a, b, c): tensor maps are encoded once per operand set.
   const void* last_a = nullptr;
   const void* last_b = nullptr;
@@ -110,21 +115,12 @@ GemmAllScatter::GemmAllScatter(Runtime& rt, const AllScatterShape& shape, GemmAl
     const int tiles = std::max(plan.tiles, s.push_schedule().num_tiles());
     s.trace = std::make_unique<detail::TraceBuffers>(tiles, plan.gemm_sms + plan.comm_sms);
   }
-  if (plan.variant == ScatterVariant::producer_consumer) {
-    check_cuda(cudaStreamCreateWithFlags(&s.side, cudaStreamNonBlocking), "cudaStreamCreate(scatter stream)");
-    check_cuda(cudaEventCreateWithFlags(&s.fork, cudaEventDisableTiming), "cudaEventCreate(fork)");
-    check_cuda(cudaEventCreateWithFlags(&s.join, cudaEventDisableTiming), "cudaEventCreate(join)");
-  }
+  if (plan.variant == ScatterVariant::producer_consumer) s.side.emplace();
   check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize(gemm_all_scatter set-up)");
   if (s.options.verbose && rt.rank() == 0) std::fprintf(stderr, "%s\n", describe(shape, plan).c_str());
 }
 
-GemmAllScatter::~GemmAllScatter() {
-  State& s = *state_;
-  if (s.side) warn_on_cuda_error(cudaStreamDestroy(s.side), "cudaStreamDestroy(scatter stream)");
-  if (s.fork) warn_on_cuda_error(cudaEventDestroy(s.fork), "cudaEventDestroy(fork)");
-  if (s.join) warn_on_cuda_error(cudaEventDestroy(s.join), "cudaEventDestroy(join)");
-}
+GemmAllScatter::~GemmAllScatter() = default;
 
 const AllScatterPlan& GemmAllScatter::plan() const { return state_->plan; }
 const AllScatterShape& GemmAllScatter::shape() const { return state_->shape; }
@@ -226,12 +222,10 @@ void GemmAllScatter::enqueue(const void* a, const void* b_shard, void* c, cudaSt
     case ScatterVariant::producer_consumer:
       // The scatter stream starts after everything before run() on the caller's stream
       // (the last barrier's epoch included), and the caller's stream resumes after both.
-      check_cuda(cudaEventRecord(s.fork, stream), "cudaEventRecord(fork)");
-      check_cuda(cudaStreamWaitEvent(s.side, s.fork), "cudaStreamWaitEvent(scatter stream)");
+      order_after(s.side->stream.get(), stream, s.side->fork.get());
       detail::launch_fused(s.shape.dtype, s.shape.b_layout, f, stream);
-      detail::launch_scatter(f.push, s.plan.comm_sms, s.side);
-      check_cuda(cudaEventRecord(s.join, s.side), "cudaEventRecord(join)");
-      check_cuda(cudaStreamWaitEvent(stream, s.join), "cudaStreamWaitEvent(caller stream)");
+      detail::launch_scatter(f.push, s.plan.comm_sms, s.side->stream.get());
+      order_after(stream, s.side->stream.get(), s.side->join.get());
       break;
     case ScatterVariant::bulk_synchronous:
       s.gemm->run(s.shard, s.plan.gemm, stream);
