@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "example.hpp"
+#include "symm/host/cuda_resources.hpp"
 
 namespace symm::examples {
 
@@ -30,9 +31,9 @@ class CopyEngines {
 
  private:
   Session& session_;
-  std::vector<cudaStream_t> streams_;  // one per rank
-  std::vector<cudaEvent_t> done_;      // one per rank
-  cudaEvent_t start_ = nullptr;
+  std::vector<OwnedStream> streams_;  // one per rank
+  std::vector<OwnedEvent> done_;      // one per rank
+  OwnedEvent start_;
 };
 
 }  // namespace symm::examples

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "symm/host/bench.hpp"
+#include "symm/host/cuda_resources.hpp"
 #include "symm/host/runtime.hpp"
 
 namespace symm::examples {
@@ -75,7 +76,7 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   Runtime& runtime() { return rt_; }
-  cudaStream_t stream() const { return stream_; }
+  cudaStream_t stream() const { return stream_.get(); }
   const Options& options() const { return options_; }
   int blocks() const;  // --blocks, or one per SM
 
@@ -112,7 +113,7 @@ class Session {
   const Spec& spec_;
   Options options_;
   Runtime& rt_;
-  cudaStream_t stream_ = nullptr;
+  OwnedStream stream_;  // destroyed after bench_device_, which times on it
   std::vector<int> devices_;
   bool ranks_share_gpus_ = false;
   std::uint64_t checks_ = 0, failures_ = 0;

@@ -87,18 +87,14 @@ int parse(int argc, char** argv, const Spec& spec, CommandLine& cl) {
 
 Session::Session(const Spec& spec, const Options& options, Runtime& rt, int argc, char** argv)
     : spec_(spec), options_(options), rt_(rt), records_(std::make_unique<Records>(argc, argv)) {
-  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   devices_ = gather(rt.team(), rt.device());
   std::vector<int> sorted = devices_;
   std::sort(sorted.begin(), sorted.end());
   ranks_share_gpus_ = std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
-  bench_device_ = std::make_unique<CudaBenchDevice>(stream_);
+  bench_device_ = std::make_unique<CudaBenchDevice>(stream_.get());
 }
 
-Session::~Session() {
-  bench_device_.reset();
-  warn_on_cuda_error(cudaStreamDestroy(stream_), "cudaStreamDestroy(example stream)");
-}
+Session::~Session() = default;
 
 void Session::scale_counts_for_shared_gpus() {
   options_.n_warmup = std::min(options_.n_warmup, 1);
@@ -139,7 +135,7 @@ CrossRankSummary Session::time(const std::function<void()>& fn,
   BenchOptions bench;
   bench.n_warmup = options_.n_warmup;
   bench.n_repeat = options_.n_repeat;
-  const auto barrier = [this] { rt_.barrier(stream_); };
+  const auto barrier = [this] { rt_.barrier(stream_.get()); };
   const auto nothing = [] {};
   const BenchResult mine =
       do_bench(*bench_device_, fn, barrier, preamble ? preamble : nothing, bench);
@@ -166,7 +162,7 @@ void Session::validated(const std::string& what, std::uint64_t wrong) {
 }
 
 int Session::finish() {
-  SYMM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  SYMM_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   const auto checks = gather(rt_.team(), checks_);
   const auto failures = gather(rt_.team(), failures_);
   std::uint64_t total_checks = 0, total_failures = 0;
