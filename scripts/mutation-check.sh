@@ -73,9 +73,9 @@ sync_copy() {
   (cd "$src" && find . -type f | sed 's|^\./||' | sort) | comm -13 "$list" - | while read -r f; do rm -f "$src/$f"; done
 }
 
-# The applied patch is also named in $marker until its revert is rebuilt: a run stopped
-# mid-mutation may leave objects compiled from the mutant that are newer than the
-# reverted sources, so the next run touches the files that patch changed.
+# The applied patch is also named in $marker until it is reverted in order: a run stopped
+# mid-build may leave objects compiled from the mutant that are newer than the sources
+# the exit trap restored, so the next run touches the files that patch changed.
 marker=$scratch/applied
 applied=""
 apply() {
@@ -145,8 +145,8 @@ for mutation in "${mutations[@]}"; do
   else
     printf '%-52s %-8s %s\n' "$name" caught "$pattern: $(grep -cE '\*\*\*(Failed|Timeout|Exception)' "$logs/$name.tests.log") red"
   fi
-  revert
-  # shellcheck disable=SC2086 # the clean targets again, so no mutant object outlives a stop
-  build_targets "$logs/$name.revert-build.log" $targets && rm -f "$marker"
+  # Reverting rewrites the patched files, so they are newer than every mutant object and
+  # the next build of any target recompiles them: no rebuild needed here.
+  revert && rm -f "$marker"
 done
 exit $status

@@ -1,6 +1,7 @@
 #pragma once
-// Helpers of the GEMM GPU tests: device checks, owned device buffers, fresh random
-// inputs (seed printed), NaN poisoning, and error measures against a reference.
+// Helpers of the GEMM GPU tests: device checks, fresh random inputs (seed printed), NaN
+// poisoning, and error measures against a reference. Device buffers are symm::DeviceBuffer
+// (symm/host/cuda_resources.hpp).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
@@ -15,6 +16,7 @@
 
 #include "gpu_presence.hpp"
 #include "symm/gemm/types.hpp"
+#include "symm/host/cuda_resources.hpp"
 
 namespace symm::gemm::test {
 
@@ -35,23 +37,6 @@ inline bool is_sm90() {
   cudaDeviceProp prop{};
   return cudaGetDeviceProperties(&prop, 0) == cudaSuccess && prop.major == 9 && prop.minor == 0;
 }
-
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-    if (cudaMalloc(&ptr_, bytes) != cudaSuccess) throw std::runtime_error("cudaMalloc failed");
-  }
-  ~DeviceBuffer() { cudaFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  template <class T = void>
-  T* get() const { return static_cast<T*>(ptr_); }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  void* ptr_ = nullptr;
-  std::size_t bytes_ = 0;
-};
 
 inline std::uint64_t fresh_seed() {
   const std::uint64_t seed = (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();

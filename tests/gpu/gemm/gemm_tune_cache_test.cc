@@ -23,9 +23,10 @@ TEST(GemmTuneCache, SecondTuneGetsTheRecordedPlan) {
 
   // A skinny shard: several candidate plans (tile shapes, split factors) to time.
   const std::int64_t m = 1024, n = 576, k = 16384;
-  DeviceBuffer a(m * k * 2), b(n * k * 2), c(m * n * 2);
-  SYMM_TEST_CUDA(cudaMemset(a.get(), 0, a.bytes()));
-  SYMM_TEST_CUDA(cudaMemset(b.get(), 0, b.bytes()));
+  const std::size_t a_bytes = m * k * 2, b_bytes = n * k * 2;
+  DeviceBuffer a(a_bytes, "A"), b(b_bytes, "B"), c(m * n * 2, "C");
+  SYMM_TEST_CUDA(cudaMemset(a.get(), 0, a_bytes));
+  SYMM_TEST_CUDA(cudaMemset(b.get(), 0, b_bytes));
   const GemmProblem p{m, n, k, a.get(), k, b.get(), k, BLayout::nk, c.get(), n, DType::bf16, DType::bf16};
   const Plan tuned = Gemm().tune(p, nullptr);
   const Plan recorded = Gemm().tune(p, nullptr);

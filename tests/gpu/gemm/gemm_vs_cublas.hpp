@@ -41,10 +41,12 @@ class GemmVsCublas {
     std::vector<float> a, b;
     const auto a_bits = random_matrix(m, lda, c.in, rng, a);
     const auto b_bits = random_matrix(kn ? k : n, ldb, c.in, rng, b);
-    DeviceBuffer da(a_bits.size() * 2), db(b_bits.size() * 2);
-    DeviceBuffer dc(m * ldc * dtype_bytes(c.out)), dref(m * n * 4);
-    EXPECT_EQ(cudaMemcpy(da.get(), a_bits.data(), da.bytes(), cudaMemcpyHostToDevice), cudaSuccess);
-    void* c_ptr = dc.get<char>() + c.c_col_offset * dtype_bytes(c.out);
+    const std::size_t a_bytes = a_bits.size() * 2, b_bytes = b_bits.size() * 2;
+    const std::size_t c_bytes = m * ldc * dtype_bytes(c.out);
+    DeviceBuffer da(a_bytes, "A"), db(b_bytes, "B");
+    DeviceBuffer dc(c_bytes, "C"), dref(m * n * 4, "reference C");
+    EXPECT_EQ(cudaMemcpy(da.get(), a_bits.data(), a_bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    void* c_ptr = static_cast<char*>(dc.get()) + c.c_col_offset * dtype_bytes(c.out);
     const GemmProblem p{m, n, k, da.get(), lda, db.get(), ldb, c.layout, c_ptr, ldc, c.in, c.out};
     Gemm gemm(options);
     const Plan plan = gemm.plan(p);
@@ -55,13 +57,13 @@ class GemmVsCublas {
     const auto other_b_bits = random_matrix(kn ? k : n, ldb, c.in, rng, other_b);
     for (int r = 0; r < repeats; ++r) {
       const auto& b_now = r + 1 < repeats ? other_b_bits : b_bits;
-      EXPECT_EQ(cudaMemcpy(db.get(), b_now.data(), db.bytes(), cudaMemcpyHostToDevice), cudaSuccess);
-      EXPECT_EQ(cudaMemset(dc.get(), 0xFF, dc.bytes()), cudaSuccess);  // NaN in every output type
+      EXPECT_EQ(cudaMemcpy(db.get(), b_now.data(), b_bytes, cudaMemcpyHostToDevice), cudaSuccess);
+      EXPECT_EQ(cudaMemset(dc.get(), 0xFF, c_bytes), cudaSuccess);  // NaN in every output type
       gemm.run(p, plan, nullptr);
       EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << describe(p, plan);
     }
 
-    reference(p, dref.get<float>());
+    reference(p, static_cast<float*>(dref.get()));
     const auto got = download(dc.get(), m * ldc, c.out);
     const auto ref = download(dref.get(), m * n, DType::fp32);
     std::vector<float> got_block(got.begin() + c.c_col_offset, got.end());

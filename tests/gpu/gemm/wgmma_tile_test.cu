@@ -52,10 +52,11 @@ void check_one_stage() {
   const bool kn = BL == BLayout::kn;
   const auto b_bits = random_matrix(kn ? K : N, kn ? N : K, IN, rng, b);
 
-  DeviceBuffer da(a_bits.size() * 2), db(b_bits.size() * 2), dout(M * N * 4);
-  SYMM_TEST_CUDA(cudaMemcpy(da.get(), a_bits.data(), da.bytes(), cudaMemcpyHostToDevice));
-  SYMM_TEST_CUDA(cudaMemcpy(db.get(), b_bits.data(), db.bytes(), cudaMemcpyHostToDevice));
-  SYMM_TEST_CUDA(cudaMemset(dout.get(), 0xFF, dout.bytes()));  // NaN until written
+  const std::size_t a_bytes = a_bits.size() * 2, b_bytes = b_bits.size() * 2, out_bytes = M * N * 4;
+  DeviceBuffer da(a_bytes, "A"), db(b_bytes, "B"), dout(out_bytes, "output tile");
+  SYMM_TEST_CUDA(cudaMemcpy(da.get(), a_bits.data(), a_bytes, cudaMemcpyHostToDevice));
+  SYMM_TEST_CUDA(cudaMemcpy(db.get(), b_bits.data(), b_bytes, cudaMemcpyHostToDevice));
+  SYMM_TEST_CUDA(cudaMemset(dout.get(), 0xFF, out_bytes));  // NaN until written
 
   GemmProblem prob{M, N, K, da.get(), K, db.get(), kn ? N : K, BL, dout.get(), N, IN, DType::fp32};
   const auto maps = make_operand_maps(prob, Cfg::desc);
@@ -67,7 +68,7 @@ void check_one_stage() {
   using In = element_t<IN>;
   const auto kernel = one_stage_kernel<Cfg, In, BL>;
   SYMM_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SMEM_BYTES));
-  kernel<<<1, 2 * kWarpgroupThreads, Cfg::SMEM_BYTES>>>(params, dout.get<float>());
+  kernel<<<1, 2 * kWarpgroupThreads, Cfg::SMEM_BYTES>>>(params, static_cast<float*>(dout.get()));
   SYMM_TEST_CUDA(cudaGetLastError());
   SYMM_TEST_CUDA(cudaDeviceSynchronize());
 
