@@ -7,6 +7,8 @@
 # build: only the binaries and the SASS check. final: a short test subset, the full benchmark and the untuned heuristic (bf16).
 # quick: the tests, then bench/gemm/quick.json (bf16, one repeat) with each fast
 # configuration forced in turn.
+# probe: the ping-pong tests, ncu of our kernels (tensor-pipe share, L2 traffic) and
+# forced configurations on short-K and small shapes, then general.json (fp16, tuned).
 # Logs and results go to $OUT (default build/gemm-out). The build is a standalone project
 # of the GEMM's folders (plus src/launch and src/runtime for do_bench), so half-finished
 # work elsewhere in the tree cannot stop it. Pass SYMM_GIT_COMMIT for the results file.
@@ -17,8 +19,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-all}
 case "$mode" in
-  tests | bench | all | quick | final | build) ;;
-  *) echo "usage: $0 [tests|bench|all|quick|final|build] [extra symm-bench arguments]" >&2; exit 2 ;;
+  tests | bench | all | quick | final | build | probe) ;;
+  *) echo "usage: $0 [tests|bench|all|quick|final|build|probe] [extra symm-bench arguments]" >&2; exit 2 ;;
 esac
 shift || true
 OUT=${OUT:-$root/build/gemm-out}
@@ -119,6 +121,29 @@ if [ "$mode" = quick ]; then
     timeout 120 "$bin/symm-bench" gemm --preset bench/gemm/quick.json --dtype bf16 --repeats 1 \
       --iters 10 ${cfg:+--config $cfg} --output "$OUT/quick${cfg:+_$cfg}.json" "$@" 2>&1 | tee -a "$OUT/bench.log" || failed "benchmark"
   done
+fi
+
+if [ "$mode" = probe ]; then
+  say "ping-pong tests"
+  timeout 120 "$bin/symm_gemm_gpu_test" --gtest_filter='*pingpong*:GemmPingpong*' >"$OUT/gemm_test.log" 2>&1 ||
+    failed pingpong-tests
+  grep -E "PASSED|FAILED" "$OUT/gemm_test.log"
+  metrics=gpu__time_duration.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed
+  metrics+=,lts__t_bytes.sum.per_second,launch__grid_size
+  for run in "16384 4096 1792" "8192 8192 1024" "1000 1000 1000"; do
+    for cfg in 128x256x64s4 128x160x64s5-pingpong 128x128x64s6-pingpong; do
+      say "ncu $run $cfg"
+      timeout 60 ncu --clock-control none -k regex:persistent --launch-count 3 --metrics "$metrics" --csv \
+        "$bin/symm-bench" gemm --mnk $run --dtype fp16 --config "$cfg" --repeats 1 --n_warmup 1 --n_repeat 2 \
+        >"$OUT/ncu-${run// /x}-$cfg.csv" 2>&1 || failed "ncu $run $cfg"
+      grep -E "gpu__time|hmma" "$OUT/ncu-${run// /x}-$cfg.csv" | tail -n 2 | cut -c1-240
+    done
+  done
+  # One file for them all: the device tool brings back 8 files from $OUT.
+  (cd "$OUT" && tar czf ncu.tgz ncu-*.csv && rm -f ncu-*.csv)
+  say "general preset, fp16, B as N x K (tuned)"
+  timeout 240 "$bin/symm-bench" gemm --preset bench/gemm/general.json --dtype fp16 --layout nk \
+    --output "$OUT/general-fp16-nk.json" "$@" 2>&1 | tee "$OUT/bench.log" | tail -n 3 || failed "benchmark"
 fi
 
 if [ "$mode" = bench ] || [ "$mode" = all ]; then

@@ -55,6 +55,7 @@ struct Wgmma;
 #define SYMM_WGMMA_R32_2 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
 #define SYMM_WGMMA_R32_3 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 #define SYMM_WGMMA_R8_64 "%64, %65, %66, %67, %68, %69, %70, %71"
+#define SYMM_WGMMA_R8_72 "%72, %73, %74, %75, %76, %77, %78, %79"
 #define SYMM_WGMMA_D8(i)                                                                \
   "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
       "+f"(d[i + 6]), "+f"(d[i + 7])
@@ -84,6 +85,9 @@ SYMM_DEFINE_WGMMA_TYPES(128, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1, "64", "65",
                         SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32))
 SYMM_DEFINE_WGMMA_TYPES(144, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R8_64, "72",
                         "73", "74", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D8(64))
+SYMM_DEFINE_WGMMA_TYPES(160, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R8_64 ", " SYMM_WGMMA_R8_72,
+                        "80", "81", "82", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D8(64),
+                        SYMM_WGMMA_D8(72))
 SYMM_DEFINE_WGMMA_TYPES(192, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R32_2, "96",
                         "97", "98", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D32(64))
 SYMM_DEFINE_WGMMA_TYPES(256,
@@ -101,5 +105,6 @@ SYMM_DEFINE_WGMMA_TYPES(256,
 #undef SYMM_WGMMA_R32_2
 #undef SYMM_WGMMA_R32_3
 #undef SYMM_WGMMA_R8_64
+#undef SYMM_WGMMA_R8_72
 
 }  // namespace symm::ptx
