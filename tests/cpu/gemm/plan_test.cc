@@ -2,6 +2,7 @@
 // scheduler's order, can_implement's refusals and the heuristic's choices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <set>
@@ -59,6 +60,29 @@ TEST(GemmScheduler, GroupedOrderVisitsEveryTileOnce) {
   EXPECT_EQ(std::make_pair(tm, tn), std::make_pair(1, 0));
   s.tile_coords(4, tm, tn);
   EXPECT_EQ(std::make_pair(tm, tn), std::make_pair(0, 1));
+}
+
+// The tiles, clipped to C, cover each of its elements exactly once: ragged last rows and
+// columns of tiles included, and problems smaller than one tile.
+TEST(GemmScheduler, TilesCoverEveryElementOfCOnce) {
+  struct Shape {
+    int m, n, blk_m, blk_n;
+  };
+  for (const Shape& c : {Shape{1000, 700, 128, 64}, Shape{129, 257, 128, 256}, Shape{1, 8, 256, 128},
+                         Shape{777, 4104, 128, 144}, Shape{512, 512, 128, 128}}) {
+    const auto s = TileScheduler::make(c.m, c.n, 64, c.blk_m, c.blk_n, 64, 1, 3);
+    std::vector<int> hits(std::size_t(c.m) * c.n, 0);
+    for (int t = 0; t < s.num_tiles(); ++t) {
+      int tm = 0, tn = 0;
+      s.tile_coords(t, tm, tn);
+      for (int r = tm * c.blk_m; r < std::min(c.m, (tm + 1) * c.blk_m); ++r)
+        for (int col = tn * c.blk_n; col < std::min(c.n, (tn + 1) * c.blk_n); ++col) ++hits[std::size_t(r) * c.n + col];
+    }
+    const auto wrong = std::find_if(hits.begin(), hits.end(), [](int h) { return h != 1; });
+    EXPECT_EQ(wrong, hits.end()) << c.m << " x " << c.n << " in " << c.blk_m << " x " << c.blk_n
+                                 << " tiles: element " << (wrong - hits.begin()) << " covered "
+                                 << (wrong == hits.end() ? 1 : *wrong) << " times";
+  }
 }
 
 // Every (tile, K iteration) of the problem, as the workers' unit lists cover it.
