@@ -54,7 +54,11 @@ void emit(Level level, std::string_view tag, std::string_view message) {
 
 }  // namespace
 
-bool enabled(Level level) { return static_cast<int>(level) <= static_cast<int>(current_level()); }
+// Errors print at every level, so they never read the variable: a refusal of a bad
+// SYMM_LOG_LEVEL is then said once, not after a warning about the same value.
+bool enabled(Level level) {
+  return level == Level::error || static_cast<int>(level) <= static_cast<int>(current_level());
+}
 
 void set_rank(int rank, int world) {
   g_world.store(world);

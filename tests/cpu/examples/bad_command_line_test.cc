@@ -32,6 +32,7 @@ void expect_refused_before_gpu_work(const std::vector<BadInput>& table) {
     EXPECT_EQ(out.exit_code, 2) << out.output;
     const std::size_t named = out.output.find(bad.expected);
     EXPECT_NE(named, std::string::npos) << "expected '" << bad.expected << "' in: " << out.output;
+    EXPECT_EQ(out.output.rfind(bad.expected), named) << "said more than once: " << out.output;
     // The refusal needs no GPU: nothing may have looked for one first.
     EXPECT_EQ(out.output.find("no GPU visible"), std::string::npos) << out.output;
     EXPECT_LT(out.output.size(), 1500u) << "a refusal is a line or two: " << out.output;
