@@ -1,45 +1,61 @@
 #!/usr/bin/env bash
-# The GEMM + all-scatter figures for a machine with two GPUs, in the fewest device calls:
+# The GEMM + all-scatter figures for a machine with two GPUs, fitted to the device tool's
+# limits (10 minutes a command, 8 files back from $OUT, the machine kept ~30 s after a call):
 #   check:   scripts/gpu-check.sh (build, gpu tier, multigpu tier on both GPUs, main job)
-#   figures: build (if needed), the headline sweep (bench/presets/headline.json) on 2 ranks
-#            and the 1-rank loopback proxy, then Iris's default sweep, each point appended
-#            as it finishes (a second call resumes), the report and the regression check.
-# Logs, results and the report go to $OUT (default out/gpu-x2), tarred as figures.tgz.
+#   figures: build the program (if needed), the headline sweep (bench/presets/headline.json)
+#            on 2 ranks and the 1-rank loopback proxy, then Iris's default sweep, each point
+#            appended as it finishes; stops starting work at a deadline, then the report and
+#            the regression check of what it has.
+# Work happens in out/gpu-x2 (git-ignored); on exit everything is tarred into one file in
+# $OUT when $OUT is elsewhere (the device tool's folder). To resume after a call that ran
+# out of time: unpack the returned tarball's *.jsonl into out/gpu-x2/ here and run again
+# with `carry: ["out/gpu-x2"]`: finished points are skipped.
 #
 #   SYMM_GIT_COMMIT=<commit> scripts/gpu-x2-figures.sh check|figures
+#   SYMM_X2_DEADLINE_S (figures): seconds after which no new sweep starts and a running
+#   one is stopped (default 520, leaving the report and the tar inside 600)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-figures}
-export OUT=${OUT:-out/gpu-x2}
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-export SYMM_RESULTS_DIR=$OUT SYMM_REQUIRE_GPU=1
+case "$mode" in check | figures) ;; *) echo "usage: $0 check|figures" >&2; exit 2 ;; esac
+work=$PWD/out/gpu-x2
+mkdir -p "$work"
+deliver=${OUT:-$work}
+mkdir -p "$deliver"
+deliver=$(cd "$deliver" && pwd)
+deadline=${SYMM_X2_DEADLINE_S:-520}
+pack() {
+  [ "$deliver" = "$work" ] && return
+  tar czf "/tmp/gpu-x2-$mode.tgz" -C "$work" . && mv "/tmp/gpu-x2-$mode.tgz" "$deliver/"
+}
+trap pack EXIT
+export SYMM_RESULTS_DIR=$work SYMM_REQUIRE_GPU=1
 export SYMM_GEMM_PLAN_CACHE=off  # measure the kernels built here, not plans recorded earlier
-nvidia-smi --query-gpu=index,name,driver_version --format=csv | tee "$OUT/gpu.txt"
+nvidia-smi --query-gpu=index,name,driver_version --format=csv | tee "$work/gpu.txt"
 [ "$(nvidia-smi -L | wc -l)" -ge 2 ] || echo "note: fewer than 2 GPUs: ranks will share one (correctness only)"
 
-case "$mode" in
-  check)
-    scripts/gpu-check.sh
-    exit $? ;;
-  figures) ;;
-  *) echo "usage: $0 check|figures" >&2; exit 2 ;;
-esac
+if [ "$mode" = check ]; then
+  # gpu-check takes 8-9 minutes from a cold start: it gets the call's whole budget.
+  OUT=$work/check timeout -k 10 570 scripts/gpu-check.sh
+  exit $?
+fi
 
 program=build/release/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization
 if [ ! -x "$program" ]; then
-  { cmake --preset release && cmake --build --preset release -j "$(nproc)"; } >"$OUT/build.log" 2>&1 ||
-    { tail -n 30 "$OUT/build.log"; exit 1; }
+  { cmake --preset release &&
+      cmake --build --preset release -j "$(nproc)" --target "$(basename "$program")"; } >"$work/build.log" 2>&1 ||
+    { tail -n 30 "$work/build.log"; exit 1; }
 fi
 rc=0
 for preset in headline default; do
-  echo "== sweep $preset"
-  timeout 420 "$program" --preset "bench/presets/$preset.json" -o "$OUT/sweep-$preset.jsonl" 2>&1 |
-    tee "$OUT/sweep-$preset.log" | grep -E "^sweep:|symm: sweep" | tail -n 3
+  left=$((deadline - SECONDS))
+  if [ "$left" -lt 30 ]; then echo "== sweep $preset not started: deadline (run again to resume)"; rc=1; continue; fi
+  echo "== sweep $preset (at most ${left}s)"
+  timeout -s TERM "$left" "$program" --preset "bench/presets/$preset.json" -o "$work/sweep-$preset.jsonl" 2>&1 |
+    tee -a "$work/sweep-$preset.log" | grep -E "^sweep:|symm: sweep" | tail -n 3
   [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
 done
 python=$(scripts/report-python.sh) || { echo "no python3 with matplotlib: no report"; python=python3; }
-"$python" tools/report/symm-report "$OUT"/sweep-*.jsonl --out "$OUT/report" || rc=1
-"$python" tools/report/perf-check check "$OUT"/sweep-*.jsonl | tail -n 5
-(cd "$OUT" && tar czf figures.tgz --exclude=figures.tgz ./*.jsonl ./*.log ./report ./gpu.txt)
+"$python" tools/report/symm-report "$work"/sweep-*.jsonl --out "$work/report" || rc=1
+"$python" tools/report/perf-check check "$work"/sweep-*.jsonl | tail -n 5
 exit $rc

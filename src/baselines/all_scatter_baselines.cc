@@ -4,6 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <exception>
+#include <span>
+
 #include "copy_engine_baselines.hpp"
 #include "gpu_identity.hpp"
 #include "shard_geometry.hpp"
@@ -49,14 +53,31 @@ std::vector<std::unique_ptr<AllScatterBaseline>> make_all_scatter_baselines(
   {
     HeapScope scratch(rt.heap());
     const TuningOperands tuning(rt.heap(), g, stream);
-    // An NCCL baseline where NCCL can run it, else the reason it cannot.
+    // An NCCL baseline where NCCL can run it, else the reason it cannot. One that fails
+    // to set up on every rank alike (a feature this NCCL, driver or machine lacks) is
+    // skipped with the error, so the other contenders of the point still run; one that
+    // fails on some ranks only is an error.
     const auto add_nccl = [&](std::string_view name, std::string why_not) {
       if (!why_not.empty()) return skipped.push_back({std::string(name), std::move(why_not)});
 #if SYMM_HAVE_NCCL
       const NcclTransport transport =
           name == kNcclCopyEngineName ? NcclTransport::copy_engine : NcclTransport::kernels;
-      baselines.push_back(
-          std::make_unique<NcclAllGather>(rt, g, transport, barrier, tuning, stream));
+      std::unique_ptr<AllScatterBaseline> built;
+      std::string error;
+      try {
+        built = std::make_unique<NcclAllGather>(rt, g, transport, barrier, tuning, stream);
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      const std::byte ok{error.empty()};
+      const std::vector<std::byte> oks = rt.team().all_gather(std::span(&ok, 1));
+      const auto failed = std::count(oks.begin(), oks.end(), std::byte{0});
+      if (failed == 0) return baselines.push_back(std::move(built));
+      if (failed == std::ssize(oks))
+        return skipped.push_back({std::string(name), "failed to set up on every rank: " + error});
+      throw Error(fmt::format("{}GEMM + all-scatter baselines: {} failed to set up on {} of {} ranks{}",
+                              rank_prefix(), name, failed, oks.size(),
+                              error.empty() ? " (not this one)" : ", here with: " + error));
 #endif
     };
     add_nccl(kCublasLtNcclName, nccl_skip_reason(nccl));

@@ -2,7 +2,9 @@
 // NCCL's pieces the NCCL baselines own: a communicator over every rank of the job, and a
 // buffer registered as a symmetric window (what NCCL's copy-engine collectives need).
 // Construction and destruction are collective: every rank creates and destroys them in
-// the same order.
+// the same order. Destroyed while an exception unwinds (this rank failed, its peers may
+// be anywhere), they abort instead: a collective teardown would wait for peers that
+// never come.
 #include <nccl.h>
 
 #include <cstddef>
@@ -24,6 +26,7 @@ class NcclCommunicator {
 
  private:
   ncclComm_t comm_ = nullptr;
+  int exceptions_at_start_ = 0;  // std::uncaught_exceptions() when constructed
 };
 
 // ncclMemAlloc'd memory (cuMem, as windows require), registered over `comm` with
@@ -42,6 +45,7 @@ class NcclWindowBuffer {
   ncclComm_t comm_;
   void* ptr_ = nullptr;
   ncclWindow_t window_ = nullptr;
+  int exceptions_at_start_ = 0;  // std::uncaught_exceptions() when constructed
 };
 
 }  // namespace symm::baselines

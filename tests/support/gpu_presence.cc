@@ -53,6 +53,12 @@ bool gpus_required() {
 
 }  // namespace
 
+void share_first_visible_gpu() {
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  const std::string list = visible != nullptr && *visible != '\0' ? visible : "0";
+  ::setenv("CUDA_VISIBLE_DEVICES", list.substr(0, list.find(',')).c_str(), 1);
+}
+
 GpuVerdict gpu_verdict(int needed) {
   static const CudaCount cuda = cuda_runtime_count();  // before this process touches CUDA
   const int nvml = count_visible_gpus();

@@ -16,6 +16,11 @@ struct GpuVerdict {
 
 GpuVerdict gpu_verdict(int needed);
 
+// Narrows CUDA_VISIBLE_DEVICES to its first GPU (GPU 0 when unset), so that ranks
+// launched from this process share one GPU even on a machine with several: the gpu tier
+// tests ranks taking turns on one GPU. Call before launching ranks.
+void share_first_visible_gpu();
+
 }  // namespace symm::test
 
 // Runs the rest of the current test only where `n` GPUs are usable; otherwise skips it,

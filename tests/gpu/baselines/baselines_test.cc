@@ -6,8 +6,10 @@ namespace symm::test {
 namespace {
 
 // Ragged on purpose: M is not a multiple of 128 (chunked_copy_engine's last block is
-// shorter), nor are the shard width and K multiples of any tile.
+// shorter), nor are the shard width and K multiples of any tile. The ranks share one GPU
+// even where several are visible (the multigpu tier spreads them).
 BaselineCase shared_gpu_case(int world, gemm::DType dtype, gemm::BLayout layout) {
+  share_first_visible_gpu();
   BaselineCase c;
   c.shape = ops::AllScatterShape{300, 264 * std::int64_t(world), 520, dtype, layout};
   c.must_run = {"cublaslt+copy_engine", "chunked_copy_engine"};

@@ -26,6 +26,7 @@ int launch_ranks(int ranks, const std::function<int(Team&)>& rank_main) {
   std::fflush(nullptr);  // the ranks are forked: nothing buffered may be written twice
   LaunchOptions launch;
   launch.num_ranks = ranks;
+  launch.rank_timeout = std::chrono::seconds(240);  // a hang fails the test, not the run
   return symm::launch(launch, rank_main);
 }
 

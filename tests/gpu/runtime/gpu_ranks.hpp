@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <functional>
 #include <string>
 
@@ -28,12 +27,7 @@ namespace symm::testing {
 // 0 only when every rank returned normally. A failing check in a rank throws; launch()
 // logs it with the rank's [rank/world] prefix and ends the other ranks.
 inline int run_on_ranks(int ranks, const std::function<void(Team&)>& body) {
-  if (SYMM_TEST_GPUS == 1) {
-    // The gpu tier tests ranks sharing one GPU, even on a machine with several.
-    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-    const std::string list = visible != nullptr && *visible != '\0' ? visible : "0";
-    ::setenv("CUDA_VISIBLE_DEVICES", list.substr(0, list.find(',')).c_str(), 1);
-  }
+  if (SYMM_TEST_GPUS == 1) test::share_first_visible_gpu();
   LaunchOptions options;
   options.num_ranks = ranks;
   options.rank_timeout = std::chrono::seconds(180);  // a hang fails the test, not the run
