@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "nccl_check.hpp"
 #include "skip_reasons.hpp"
 #include "symm/host/cuda_check.hpp"
@@ -13,7 +15,14 @@ namespace {
 ncclConfig_t config_for(NcclTransport transport) {
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
   // Zero CTAs: NCCL moves data without SMs wherever it can (the copy engines here).
-  if (transport == NcclTransport::copy_engine) config.CTAPolicy = NCCL_CTA_POLICY_ZERO;
+  if (transport == NcclTransport::copy_engine) {
+    config.CTAPolicy = NCCL_CTA_POLICY_ZERO;
+    // NCCL takes its copy-engine path on symmetric windows from 8 MiB only (its
+    // SYM_CE_THRESHOLD); this contender is that path at every size, unless the user set
+    // the variable. Set before the communicator exists, read by NCCL once per process;
+    // collectives outside a window (the other NCCL contender) never take that path.
+    ::setenv("NCCL_SYM_CE_THRESHOLD", "0", 0);
+  }
   return config;
 }
 
