@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The GEMM + all-scatter figures for a machine with two GPUs, fitted to the device tool's
 # limits (10 minutes a command, 8 files back from $OUT, the machine kept ~30 s after a call):
-#   check:   scripts/gpu-check.sh (build, gpu tier, multigpu tier on both GPUs, main job)
+#   check:   what only two GPUs can show, in one call: build, the multigpu tier, the
+#            multigpu mutations (scripts/mutation-check.sh --tier multigpu), the main job
+#            (the one-GPU gpu tier is left to scripts/gpu-check.sh on any H200)
 #   figures: build the program (if needed), the headline sweep (bench/presets/headline.json)
 #            on 2 ranks and the 1-rank loopback proxy, then Iris's default sweep, each point
 #            appended as it finishes; stops starting work at a deadline, then the report and
@@ -12,8 +14,9 @@
 # with `carry: ["out/gpu-x2"]`: finished points are skipped.
 #
 #   SYMM_GIT_COMMIT=<commit> scripts/gpu-x2-figures.sh check|figures
-#   SYMM_X2_DEADLINE_S (figures): seconds after which no new sweep starts and a running
-#   one is stopped (default 520, leaving the report and the tar inside 600)
+#   SYMM_X2_DEADLINE_S: seconds after which no new sweep starts and a running one is
+#   stopped (default 520, leaving the report and the tar inside 600)
+# Call `figures` as soon as `check` returns: a machine still warm keeps build/release.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-figures}
@@ -26,7 +29,8 @@ deliver=$(cd "$deliver" && pwd)
 deadline=${SYMM_X2_DEADLINE_S:-520}
 pack() {
   [ "$deliver" = "$work" ] && return
-  tar czf "/tmp/gpu-x2-$mode.tgz" -C "$work" . && mv "/tmp/gpu-x2-$mode.tgz" "$deliver/"
+  tar czf "/tmp/gpu-x2-$mode.tgz" -C "$work" --exclude=./mutation/src --exclude=./mutation/build . &&
+    mv "/tmp/gpu-x2-$mode.tgz" "$deliver/"
 }
 trap pack EXIT
 export SYMM_RESULTS_DIR=$work SYMM_REQUIRE_GPU=1
@@ -34,10 +38,30 @@ export SYMM_GEMM_PLAN_CACHE=off  # measure the kernels built here, not plans rec
 nvidia-smi --query-gpu=index,name,driver_version --format=csv | tee "$work/gpu.txt"
 [ "$(nvidia-smi -L | wc -l)" -ge 2 ] || echo "note: fewer than 2 GPUs: ranks will share one (correctness only)"
 
+failures=()
+step() {  # step NAME SECONDS COMMAND...: output to $work/NAME.log, bounded, tail on failure
+  local name=$1 limit=$2 start=$SECONDS
+  shift 2
+  timeout -k 10 "$limit" "$@" >"$work/$name.log" 2>&1
+  local rc=$?
+  printf '%-10s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - start))"
+  if [ "$rc" -ne 0 ]; then failures+=("$name"); tail -n 25 "$work/$name.log"; fi
+  return "$rc"
+}
+
 if [ "$mode" = check ]; then
-  # gpu-check takes 8-9 minutes from a cold start: it gets the call's whole budget.
-  OUT=$work/check timeout -k 10 570 scripts/gpu-check.sh
-  exit $?
+  { step configure 60 cmake --preset release && step build 300 cmake --build --preset release -j "$(nproc)"; } ||
+    exit 1
+  step multigpu 180 ctest --test-dir build/release -L multigpu --output-on-failure --timeout 150
+  grep -E "tests passed|tests failed|\(Skipped\)|\(Failed\)|Timeout" "$work/multigpu.log" | tail -n 20
+  SYMM_MUTATION_DIR=$work/mutation step mutation 200 scripts/mutation-check.sh --tier multigpu
+  cat "$work/mutation.log"
+  left=$((deadline + 50 - SECONDS))
+  step main-job $((left > 60 ? left : 60)) scripts/main-job.sh build/release
+  tail -n 25 "$work/main-job.log"
+  [ ${#failures[@]} -eq 0 ] && echo "gpu-x2 check: every step passed" ||
+    { echo "gpu-x2 check: FAILED: ${failures[*]}"; exit 1; }
+  exit 0
 fi
 
 program=build/release/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization
