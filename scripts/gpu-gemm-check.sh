@@ -7,8 +7,8 @@
 # build: only the binaries and the SASS check. final: a short test subset, the full benchmark and the untuned heuristic (bf16).
 # quick: the tests, then bench/gemm/quick.json (bf16, one repeat) with each fast
 # configuration forced in turn.
-# probe: the ping-pong tests, ncu of our kernels (tensor-pipe share, L2 traffic) and
-# forced configurations on short-K and small shapes, then general.json (fp16, tuned).
+# probe: the ping-pong tests, ncu of our kernels (tensor-pipe share, L2 traffic) with
+# configurations forced on short-K shapes and on 1000^3, then general.json (fp16, tuned).
 # Logs and results go to $OUT (default build/gemm-out). The build is a standalone project
 # of the GEMM's folders (plus src/launch and src/runtime for do_bench), so half-finished
 # work elsewhere in the tree cannot stop it. Pass SYMM_GIT_COMMIT for the results file.
@@ -130,8 +130,11 @@ if [ "$mode" = probe ]; then
   grep -E "PASSED|FAILED" "$OUT/gemm_test.log"
   metrics=gpu__time_duration.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed
   metrics+=,lts__t_bytes.sum.per_second,launch__grid_size
-  for run in "16384 4096 1792" "8192 8192 1024" "1000 1000 1000"; do
-    for cfg in 128x256x64s4 128x160x64s5-pingpong 128x128x64s6-pingpong; do
+  short_k="128x256x64s4 128x160x64s5-pingpong 128x128x64s6-pingpong"
+  for job in "16384 4096 1792:$short_k" "8192 8192 1024:$short_k" \
+    "1000 1000 1000:128x128x64s6-pingpong 64x128x64s8-pingpong 128x256x64s4"; do
+    run=${job%%:*}
+    for cfg in ${job#*:}; do
       say "ncu $run $cfg"
       timeout 60 ncu --clock-control none -k regex:persistent --launch-count 3 --metrics "$metrics" --csv \
         "$bin/symm-bench" gemm --mnk $run --dtype fp16 --config "$cfg" --repeats 1 --n_warmup 1 --n_repeat 2 \

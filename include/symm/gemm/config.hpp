@@ -92,6 +92,7 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 128, 64, 6>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
+                                TileConfig<64, 128, 64, 8, Schedule::pingpong>,
                                 TileConfig<64, 256, 64, 4, Schedule::pingpong>,
                                 TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,
                                 TileConfig<256, 64, 64, 2>, TileConfig<256, 64, 64, 3>,
