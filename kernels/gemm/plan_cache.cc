@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "symm/host/log.hpp"
 #include "symm/host/unique_fd.hpp"
@@ -25,6 +27,8 @@ using json = nlohmann::json;
 
 // Files of another version are ignored: bump it when a key or a recorded choice changes meaning.
 constexpr int kFormatVersion = 1;
+// How long recording a tuned plan waits for the cache file's lock.
+constexpr std::chrono::seconds kLockWait{5};
 
 // What the file records of a plan: enough to recognise it among the candidates.
 std::string choice_of(const Plan& plan) {
@@ -131,12 +135,18 @@ Plan PlanCache::record(const std::string& key, const Plan& chosen, const std::ve
     std::filesystem::create_directories(dir, ec);
   const std::string lock_path = path_ + ".lock";
   UniqueFd lock(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+  // Bounded: a holder that is stopped (or a lock on a stuck network file system) must not
+  // hold up every rank that tunes; the plan is then used without being recorded.
+  const auto deadline = std::chrono::steady_clock::now() + kLockWait;
   int locked = -1;
-  while (lock.valid() && (locked = ::flock(lock.get(), LOCK_EX)) != 0 && errno == EINTR) {
-  }
+  while (lock.valid() && (locked = ::flock(lock.get(), LOCK_EX | LOCK_NB)) != 0 &&
+         (errno == EINTR || errno == EWOULDBLOCK) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   if (locked != 0) {
+    const bool busy = lock.valid() && errno == EWOULDBLOCK;
     log::warn(fmt::format("symm gemm: cannot lock {} ({}): tuned plan not recorded", lock_path,
-                          std::strerror(errno)));
+                          busy ? fmt::format("held by another process for over {} s", kLockWait.count())
+                               : std::string(std::strerror(errno))));
     return chosen;
   }
   json plans = read_plans(path_);

@@ -2,9 +2,12 @@
 // that are corrupt, of another version or unreadable (ignored, never a crash), the
 // location from the environment, and processes writing at once (no entry lost, no torn file).
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -151,6 +154,25 @@ TEST_F(PlanCacheTest, UnwritableLocationOnlyWarns) {
   write_file("{}");  // now a file stands where the cache's directory should be
   const PlanCache blocked((fs::path(path_) / "plans.json").string());
   EXPECT_TRUE(same_plan(blocked.record(key_, candidates_[0], candidates_), candidates_[0]));
+}
+
+// A lock that stays taken (a stopped process holding it) delays recording by a bounded
+// wait, after which the plan is used unrecorded: tuning never hangs on the cache.
+TEST_F(PlanCacheTest, LockHeldElsewhereEndsInABoundedWait) {
+  fs::create_directories(fs::path(path_).parent_path());
+  const int holder = ::open((path_ + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  ASSERT_GE(holder, 0);
+  ASSERT_EQ(::flock(holder, LOCK_EX), 0);  // another open file description: it conflicts
+  const PlanCache cache(path_);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(same_plan(cache.record(key_, candidates_[2], candidates_), candidates_[2]));
+  const double waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GT(waited_s, 1.0) << "it did not wait for the lock at all";
+  EXPECT_LT(waited_s, 30.0) << "the wait for the lock is not bounded";
+  EXPECT_FALSE(cache.find(key_, candidates_).has_value()) << "recorded without the lock";
+  ::close(holder);
+  EXPECT_TRUE(same_plan(cache.record(key_, candidates_[1], candidates_), candidates_[1]));
+  EXPECT_TRUE(same_plan(*cache.find(key_, candidates_), candidates_[1]));
 }
 
 TEST_F(PlanCacheTest, DisabledCacheKeepsNothing) {
