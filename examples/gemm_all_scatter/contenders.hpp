@@ -22,6 +22,10 @@ Row measure_gemm_alone(Measurement& m);
 // algorithm and the row-block count timed) and measured in every round. Their heap
 // allocations are released with the point's: destroy them before.
 struct Baselines {
+  Baselines() = default;
+  Baselines(Baselines&&) = default;
+  Baselines& operator=(Baselines&&) = delete;
+  ~Baselines() { baselines::destroy_in_order(built); }
   std::vector<std::unique_ptr<baselines::AllScatterBaseline>> built;
   std::vector<baselines::SkippedBaseline> skipped;
 };

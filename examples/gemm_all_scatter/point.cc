@@ -50,7 +50,7 @@ std::vector<Row> measure_point(Runtime& rt, const Point& point, cudaStream_t str
     }
     if (cl.baselines) {
       // Baselines do not depend on the tile configuration: measured once per round.
-      if (!baselines) baselines = make_baselines(rt, cl.shape, stream);
+      if (!baselines) baselines.emplace(make_baselines(rt, cl.shape, stream));
       Measurement m(rt, cl, operands, validating ? &*reference : nullptr, stream, share,
                     bench_device);
       for (Row& row : measure_baselines(m, *baselines)) measured.push_back(std::move(row));

@@ -80,14 +80,21 @@ std::vector<std::unique_ptr<AllScatterBaseline>> make_all_scatter_baselines(
                               error.empty() ? " (not this one)" : ", here with: " + error));
 #endif
     };
+    // NCCL's first: destroyed first (see the header), their communicators are aborted
+    // before another baseline's cudaFree could wait behind an all-gather that never ends.
     add_nccl(kCublasLtNcclName, nccl_skip_reason(nccl));
+    add_nccl(kNcclCopyEngineName, nccl_copy_engine_skip_reason(nccl));
     baselines.push_back(std::make_unique<CublasLtCopyEngine>(rt, g, barrier, tuning, stream));
     baselines.push_back(make_fastest_chunked_copy_engine(rt, g, barrier, tuning, stream));
-    add_nccl(kNcclCopyEngineName, nccl_copy_engine_skip_reason(nccl));
     // No rank may still be pushing into the scratch C when it is released.
     rt.barrier(stream);
   }
   return baselines;
+}
+
+void destroy_in_order(std::vector<std::unique_ptr<AllScatterBaseline>>& baselines) noexcept {
+  for (auto& baseline : baselines) baseline.reset();
+  baselines.clear();
 }
 
 }  // namespace symm::baselines

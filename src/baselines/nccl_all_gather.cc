@@ -53,6 +53,8 @@ NcclAllGather::NcclAllGather(Runtime& rt, const ShardGeometry& g, NcclTransport 
   check_nccl(ncclGetVersion(&nccl_version_), "ncclGetVersion");
 }
 
+NcclAllGather::~NcclAllGather() { comm_.abort_if_unwinding(); }
+
 std::string NcclAllGather::name() const {
   return std::string(transport_ == NcclTransport::copy_engine ? kNcclCopyEngineName
                                                               : kCublasLtNcclName);

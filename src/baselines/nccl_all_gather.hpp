@@ -29,6 +29,9 @@ class NcclAllGather final : public AllScatterBaseline {
   NcclAllGather(Runtime& rt, const ShardGeometry& g, NcclTransport transport,
                 std::shared_ptr<ops::StreamBarrier> barrier, const TuningOperands& tuning,
                 cudaStream_t stream);
+  // While an exception unwinds, the communicator is aborted before any buffer is freed:
+  // cudaFree waits for the device, and an all-gather whose peer never joined never ends.
+  ~NcclAllGather() override;
 
   std::string name() const override;
   std::string detail() const override;

@@ -30,11 +30,15 @@ NcclCommunicator::NcclCommunicator(Team& team, ncclConfig_t config)
   check_nccl(r, fmt::format("ncclCommInitRankConfig(rank {} of {})", team.rank(), team.world()));
 }
 
+void NcclCommunicator::abort_if_unwinding() noexcept {
+  if (comm_ == nullptr || !unwinding_since(exceptions_at_start_)) return;
+  warn_on_nccl_error(ncclCommAbort(comm_), "ncclCommAbort");
+  comm_ = nullptr;
+}
+
 NcclCommunicator::~NcclCommunicator() {
-  if (unwinding_since(exceptions_at_start_)) {
-    warn_on_nccl_error(ncclCommAbort(comm_), "ncclCommAbort");
-    return;
-  }
+  abort_if_unwinding();
+  if (comm_ == nullptr) return;
   // Finalize flushes the communicator's work everywhere before Destroy frees it.
   warn_on_nccl_error(ncclCommFinalize(comm_), "ncclCommFinalize");
   warn_on_nccl_error(ncclCommDestroy(comm_), "ncclCommDestroy");

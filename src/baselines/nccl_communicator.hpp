@@ -23,6 +23,9 @@ class NcclCommunicator {
   NcclCommunicator(const NcclCommunicator&) = delete;
   NcclCommunicator& operator=(const NcclCommunicator&) = delete;
   ncclComm_t get() const { return comm_; }
+  // Aborts the communicator (uncompleted operations too) if an exception is unwinding
+  // through its owner; then the destructor does nothing.
+  void abort_if_unwinding() noexcept;
 
  private:
   ncclComm_t comm_ = nullptr;

@@ -52,12 +52,18 @@ struct SkippedBaseline {
 };
 
 // Collective: every rank calls it with the same shape. Builds every baseline that can run
-// here, in the order listed above, and says in `skipped` why the others cannot. Timings
+// here, NCCL's first (then the copy-engine ones), and says in `skipped` why the others
+// cannot. Destroy them first to last (destroy_in_order): while an exception unwinds, the
+// NCCL ones abort their communicators, so that no later cudaFree waits behind an
+// all-gather a failed peer never joined. Timings
 // made here (cuBLASLt's algorithm, the chunk count) run on `stream` with scratch operands.
 // Allocates a barrier's flags on the heap: destroy the baselines before releasing the heap
 // past that allocation. Throws symm::Error when the shape cannot be scattered over the ranks.
 std::vector<std::unique_ptr<AllScatterBaseline>> make_all_scatter_baselines(
     Runtime& rt, const ops::AllScatterShape& shape, cudaStream_t stream,
     std::vector<SkippedBaseline>& skipped);
+
+// Destroys `baselines` first to last (std::vector leaves the order to the library).
+void destroy_in_order(std::vector<std::unique_ptr<AllScatterBaseline>>& baselines) noexcept;
 
 }  // namespace symm::baselines
