@@ -9,6 +9,9 @@
 # configuration forced in turn.
 # probe: the ping-pong tests, ncu of our kernels (tensor-pipe share, L2 traffic) with
 # configurations forced on short-K shapes and on 1000^3, then general.json (fp16, tuned).
+# To carry binaries to the GPU machine (no build there): here,
+#   SYMM_GIT_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-gemm-check.sh build
+#   cp -r build/gemm-out/bin build/carry      # then run there with carry: ["build/carry"]
 # Logs and results go to $OUT (default build/gemm-out). The build is a standalone project
 # of the GEMM's folders (plus src/launch and src/runtime for do_bench), so half-finished
 # work elsewhere in the tree cannot stop it. Pass SYMM_GIT_COMMIT for the results file.
@@ -32,9 +35,12 @@ failed() { failures+=("$1"); say "FAILED: $1"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu \
   --format=csv | tee "$OUT/gpu.txt"
 
+# Carried binaries are used only where they run here and were built from the commit
+# named in SYMM_GIT_COMMIT (build/carry/COMMIT), so no stale binary is measured.
 bin=$root/build/carry
-if ! "$bin/symm_gemm_plan_test" --gtest_list_tests >/dev/null 2>&1; then
-  say "carried binaries unusable here: building (standalone project, Release)"
+carried=$(cat "$bin/COMMIT" 2>/dev/null || echo none)
+if [ "$carried" != "${SYMM_GIT_COMMIT:-$carried}" ] || ! "$bin/symm_gemm_plan_test" --gtest_list_tests >/dev/null 2>&1; then
+  say "carried binaries (commit $carried) unusable here or not of ${SYMM_GIT_COMMIT:-this tree}: building (standalone project, Release)"
   src=$root/build/gemm-standalone
   mkdir -p "$src"
   cat >"$src/CMakeLists.txt" <<EOF
@@ -67,6 +73,7 @@ EOF
   mkdir -p "$bin"
   cp "$root"/build/dev/tests_cpu_gemm/symm_gemm_plan_test "$root"/build/dev/tests_gpu_gemm/symm_gemm_gpu_test \
     "$root"/build/dev/tools_symm-bench/symm-bench "$bin"/ || exit 1
+  echo "${SYMM_GIT_COMMIT:-unknown}" >"$bin/COMMIT"
 fi
 
 say "SASS: HGMMA instructions in the GEMM kernels"
