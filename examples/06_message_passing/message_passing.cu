@@ -118,7 +118,8 @@ void message_passing_example(Session& s) {
   const Mailboxes box = make_mailboxes(s);
   const int messages = s.options().iterations;
   const std::vector<std::uint64_t> sizes = s.sizes();
-  for (const std::uint64_t& size : sizes) {
+  for (std::size_t done = 1; done <= sizes.size(); ++done) {
+    const std::uint64_t size = sizes[done - 1];
     const auto words = static_cast<std::int64_t>(size / 8);
     for (const Pair pair : s.pairs(/*include_self=*/false)) {
       const auto exchange = [&] {
@@ -147,7 +148,7 @@ void message_passing_example(Session& s) {
       }
     }
     s.progress(std::to_string(size) + "-byte messages done, every pair (" +
-               std::to_string(&size - sizes.data() + 1) + " of " + std::to_string(sizes.size()) + " sizes)");
+               std::to_string(done) + " of " + std::to_string(sizes.size()) + " sizes)");
   }
   for (void* p : {static_cast<void*>(box.sent), static_cast<void*>(box.received),
                   static_cast<void*>(box.wrong)}) {

@@ -156,12 +156,12 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
     return;
   }
   WgmmaParams params;
+  const WorkspaceLayout layout = workspace_layout(plan);
   std::uint8_t* scratch = nullptr;
-  if (workspace_bytes(plan) > 0) {
+  if (layout.total() > 0) {
     prepare_workspace(plan, params.splitk, stream);
     scratch = static_cast<std::uint8_t*>(workspace_);
   }
-  const WorkspaceLayout layout = workspace_layout(plan);
   const OperandCopies& copies = plan.copies;
   const GemmProblem q = with_copies(p, copies, scratch + layout.copy_a_offset(),
                                     scratch + layout.copy_b_offset(), scratch + layout.copy_c_offset());

@@ -135,18 +135,21 @@ Plan PlanCache::record(const std::string& key, const Plan& chosen, const std::ve
     std::filesystem::create_directories(dir, ec);
   const std::string lock_path = path_ + ".lock";
   UniqueFd lock(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+  int error = lock.valid() ? 0 : errno;
   // Bounded: a holder that is stopped (or a lock on a stuck network file system) must not
   // hold up every rank that tunes; the plan is then used without being recorded.
   const auto deadline = std::chrono::steady_clock::now() + kLockWait;
-  int locked = -1;
-  while (lock.valid() && (locked = ::flock(lock.get(), LOCK_EX | LOCK_NB)) != 0 &&
-         (errno == EINTR || errno == EWOULDBLOCK) && std::chrono::steady_clock::now() < deadline)
+  while (lock.valid() && ::flock(lock.get(), LOCK_EX | LOCK_NB) != 0) {
+    error = errno;
+    if ((error != EINTR && error != EWOULDBLOCK) || std::chrono::steady_clock::now() >= deadline) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  if (locked != 0) {
-    const bool busy = lock.valid() && errno == EWOULDBLOCK;
+    error = 0;
+  }
+  if (error != 0) {
     log::warn(fmt::format("symm gemm: cannot lock {} ({}): tuned plan not recorded", lock_path,
-                          busy ? fmt::format("held by another process for over {} s", kLockWait.count())
-                               : std::string(std::strerror(errno))));
+                          error == EWOULDBLOCK
+                              ? fmt::format("held by another process for over {} s", kLockWait.count())
+                              : std::string(std::strerror(error))));
     return chosen;
   }
   json plans = read_plans(path_);
