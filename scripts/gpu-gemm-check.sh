@@ -9,6 +9,8 @@
 # configuration forced in turn.
 # probe: the ping-pong tests, ncu of our kernels (tensor-pipe share, L2 traffic) with
 # configurations forced on short-K shapes and on 1000^3, then general.json (fp16, tuned).
+# profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
+# rows straddling 128-byte lines (copies off), short K, one small wave.
 # To carry binaries to the GPU machine (no build there): here,
 #   SYMM_GIT_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-gemm-check.sh build
 #   cp -r build/gemm-out/bin build/carry      # then run there with carry: ["build/carry"]
@@ -22,8 +24,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-all}
 case "$mode" in
-  tests | bench | all | quick | final | build | probe) ;;
-  *) echo "usage: $0 [tests|bench|all|quick|final|build|probe] [extra symm-bench arguments]" >&2; exit 2 ;;
+  tests | bench | all | quick | final | build | probe | profile) ;;
+  *) echo "usage: $0 [tests|bench|all|quick|final|build|probe|profile] [extra symm-bench arguments]" >&2; exit 2 ;;
 esac
 shift || true
 OUT=${OUT:-$root/build/gemm-out}
@@ -154,6 +156,30 @@ if [ "$mode" = probe ]; then
   say "general preset, fp16, B as N x K (tuned)"
   timeout 240 "$bin/symm-bench" gemm --preset bench/gemm/general.json --dtype fp16 --layout nk \
     --output "$OUT/general-fp16-nk.json" "$@" 2>&1 | tee "$OUT/bench.log" | tail -n 3 || failed "benchmark"
+fi
+
+if [ "$mode" = profile ]; then
+  say "ping-pong tests"
+  timeout 120 "$bin/symm_gemm_gpu_test" --gtest_filter='*pingpong*:GemmPingpong*' >"$OUT/gemm_test.log" 2>&1 ||
+    failed pingpong-tests
+  grep -E "PASSED|FAILED" "$OUT/gemm_test.log"
+  mkdir -p "$OUT/profile"
+  # name:M N K:kernel regex:launches:our configuration:environment
+  for job in "straddle-ours:6144 3456 4104:persistent:1:128x256x64s4:SYMM_GEMM_OPERAND_COPIES=0" \
+    "aligned-ours:6144 3456 4096:persistent:1:128x256x64s4:" \
+    "straddle-cublas:6144 3456 4104:nvjet|sm90:24:128x256x64s4:" \
+    "shortk-ours:16384 4096 1792:persistent:1:128x256x64s4:" \
+    "small-ours:1000 1000 1000:persistent:1:128x128x64s6-pingpong:" \
+    "small-cublas:1000 1000 1000:nvjet|sm90:24:128x128x64s6-pingpong:"; do
+    IFS=: read -r name run kernels count config vars <<<"$job"
+    say "ncu $name ($run)"
+    env $vars timeout 150 ncu --clock-control none --set full -k "regex:$kernels" --launch-count "$count" \
+      -o "$OUT/profile/$name" "$bin/symm-bench" gemm --mnk $run --dtype fp16 --config "$config" \
+      --repeats 1 --n_warmup 1 --n_repeat 2 >"$OUT/profile/$name.log" 2>&1 || failed "ncu $name"
+    ncu -i "$OUT/profile/$name.ncu-rep" --page details >"$OUT/profile/$name.txt" 2>&1
+    grep -E "^  [a-z_]|Duration|Compute \(SM\) Throughput|L2 Cache Throughput" "$OUT/profile/$name.txt" | head -12
+  done
+  (cd "$OUT" && tar czf profile.tgz profile && rm -rf profile)
 fi
 
 if [ "$mode" = bench ] || [ "$mode" = all ]; then

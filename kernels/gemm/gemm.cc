@@ -59,6 +59,13 @@ GemmOptions GemmOptions::from_env() {
   o.k_splits = env_int("SYMM_GEMM_SPLITS", o.k_splits);
   o.stream_k = env_int("SYMM_GEMM_STREAM_K", o.stream_k);
   o.pingpong = env_int("SYMM_GEMM_PINGPONG", o.pingpong);
+  const int copies = env_int("SYMM_GEMM_OPERAND_COPIES", 1);
+  if (copies != 0 && copies != 1)
+    throw Error(fmt::format("symm gemm: SYMM_GEMM_OPERAND_COPIES={} is not valid: give 1 (copy operands "
+                            "whose rows TMA cannot read, or reads slowly, where it pays; the default) or 0 "
+                            "(never copy: such problems run the mma.sync fallback or straddling rows)",
+                            copies));
+  o.operand_copies = copies == 1;
   o.force_fallback = env_int("SYMM_GEMM_FORCE_FALLBACK", 0) != 0;
   o.verbose = env_int("SYMM_GEMM_VERBOSE", 0) != 0;
   if (auto why = validate(o); !why.empty()) throw Error("symm gemm: " + why);

@@ -39,8 +39,8 @@ struct GemmOptions {
   bool verbose = false;                // say which kernel runs and why (stderr)
 
   // Defaults overridden by SYMM_GEMM_CONFIG, SYMM_GEMM_SMS, SYMM_GEMM_GSIZE_M,
-  // SYMM_GEMM_SPLITS, SYMM_GEMM_STREAM_K, SYMM_GEMM_PINGPONG, SYMM_GEMM_FORCE_FALLBACK and
-  // SYMM_GEMM_VERBOSE.
+  // SYMM_GEMM_SPLITS, SYMM_GEMM_STREAM_K, SYMM_GEMM_PINGPONG, SYMM_GEMM_OPERAND_COPIES,
+  // SYMM_GEMM_FORCE_FALLBACK and SYMM_GEMM_VERBOSE.
   static GemmOptions from_env();
 };
 
