@@ -7,8 +7,8 @@
 # build: only the binaries and the SASS check. final: a short test subset, the full benchmark and the untuned heuristic (bf16).
 # quick: the tests, then bench/gemm/quick.json (bf16, one repeat) with each fast
 # configuration forced in turn.
-# probe: the ping-pong tests, ncu of our kernels (tensor-pipe share, L2 traffic) with
-# configurations forced on short-K shapes and on 1000^3, then general.json (fp16, tuned).
+# ab: the cluster tests, then each of $AB_CONFIGS (default: 128x256x64s4 and its 2-block
+# cluster) forced on every shape of the preset $AB_PRESET (default bench/gemm/clusters.json), fp16, operand copies on and off.
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
 # rows straddling 128-byte lines (copies off), short K, one small wave.
 # To carry binaries to the GPU machine (no build there): here,
@@ -24,8 +24,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-all}
 case "$mode" in
-  tests | bench | all | quick | final | build | probe | profile) ;;
-  *) echo "usage: $0 [tests|bench|all|quick|final|build|probe|profile] [extra symm-bench arguments]" >&2; exit 2 ;;
+  tests | bench | all | quick | final | build | ab | profile) ;;
+  *) echo "usage: $0 [tests|bench|all|quick|final|build|ab|profile] [extra symm-bench arguments]" >&2; exit 2 ;;
 esac
 shift || true
 OUT=${OUT:-$root/build/gemm-out}
@@ -132,30 +132,21 @@ if [ "$mode" = quick ]; then
   done
 fi
 
-if [ "$mode" = probe ]; then
-  say "ping-pong tests"
-  timeout 120 "$bin/symm_gemm_gpu_test" --gtest_filter='*pingpong*:GemmPingpong*' >"$OUT/gemm_test.log" 2>&1 ||
-    failed pingpong-tests
-  grep -E "PASSED|FAILED" "$OUT/gemm_test.log"
-  metrics=gpu__time_duration.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed
-  metrics+=,lts__t_bytes.sum.per_second,launch__grid_size
-  short_k="128x256x64s4 128x160x64s5-pingpong 128x128x64s6-pingpong"
-  for job in "16384 4096 1792:$short_k" "8192 8192 1024:$short_k" \
-    "1000 1000 1000:128x128x64s6-pingpong 64x128x64s8-pingpong 128x256x64s4"; do
-    run=${job%%:*}
-    for cfg in ${job#*:}; do
-      say "ncu $run $cfg"
-      timeout 60 ncu --clock-control none -k regex:persistent --launch-count 3 --metrics "$metrics" --csv \
-        "$bin/symm-bench" gemm --mnk $run --dtype fp16 --config "$cfg" --repeats 1 --n_warmup 1 --n_repeat 2 \
-        >"$OUT/ncu-${run// /x}-$cfg.csv" 2>&1 || failed "ncu $run $cfg"
-      grep -E "gpu__time|hmma" "$OUT/ncu-${run// /x}-$cfg.csv" | tail -n 2 | cut -c1-240
+if [ "$mode" = ab ]; then
+  say "cluster tests"
+  timeout 180 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2' >"$OUT/gemm_test.log" 2>&1 ||
+    failed cluster-tests
+  grep -E "^\[  (     OK|FAILED) \]|PASSED|FAILED|Failure" "$OUT/gemm_test.log" | head -20
+  # Each configuration forced on every shape of the preset, then with operand copies off.
+  for cfg in ${AB_CONFIGS:-128x256x64s4 128x256x64s4c2}; do
+    for copies in 1 0; do
+      say "A/B $cfg, operand copies $copies"
+      SYMM_GEMM_OPERAND_COPIES=$copies timeout 150 "$bin/symm-bench" gemm --preset "${AB_PRESET:-bench/gemm/clusters.json}" --dtype fp16 \
+        --repeats 2 --config "$cfg" --output "$OUT/ab-$cfg-copies$copies.json" "$@" 2>&1 |
+        tee -a "$OUT/bench.log" | grep -E "^ +[0-9]|geomean" || failed "A/B $cfg"
     done
   done
-  # One file for them all: the device tool brings back 8 files from $OUT.
-  (cd "$OUT" && tar czf ncu.tgz ncu-*.csv && rm -f ncu-*.csv)
-  say "general preset, fp16, B as N x K (tuned)"
-  timeout 240 "$bin/symm-bench" gemm --preset bench/gemm/general.json --dtype fp16 --layout nk \
-    --output "$OUT/general-fp16-nk.json" "$@" 2>&1 | tee "$OUT/bench.log" | tail -n 3 || failed "benchmark"
+  (cd "$OUT" && tar czf ab.tgz ab-*.json && rm -f ab-*.json)
 fi
 
 if [ "$mode" = profile ]; then

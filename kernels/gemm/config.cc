@@ -10,10 +10,11 @@ namespace symm::gemm {
 constexpr const char* kPingpongSuffix = "-pingpong";
 
 std::string to_string(const KernelConfig& c) {
-  return fmt::format("{}x{}x{}s{}{}", c.blk_m, c.blk_n, c.blk_k, c.stages,
-                     c.pingpong() ? kPingpongSuffix : "");
+  return fmt::format("{}x{}x{}s{}{}{}", c.blk_m, c.blk_n, c.blk_k, c.stages,
+                     c.cluster_m > 1 ? fmt::format("c{}", c.cluster_m) : "", c.pingpong() ? kPingpongSuffix : "");
 }
 
+// "BMxBNxBKsSTAGES", then "cCLUSTER" (blocks per cluster, > 1), then "-pingpong".
 bool parse_config(const std::string& text, KernelConfig& out) {
   KernelConfig c;
   std::string shape = text;
@@ -23,9 +24,15 @@ bool parse_config(const std::string& text, KernelConfig& out) {
     shape.resize(shape.size() - suffix.size());
   }
   int used = 0;
-  if (std::sscanf(shape.c_str(), "%dx%dx%ds%d%n", &c.blk_m, &c.blk_n, &c.blk_k, &c.stages, &used) != 4 ||
-      used != int(shape.size()))
+  if (std::sscanf(shape.c_str(), "%dx%dx%ds%d%n", &c.blk_m, &c.blk_n, &c.blk_k, &c.stages, &used) != 4)
     return false;
+  if (used < int(shape.size())) {
+    int more = 0;
+    const std::string cluster = shape.substr(std::size_t(used));
+    if (std::sscanf(cluster.c_str(), "c%d%n", &c.cluster_m, &more) != 1 || more != int(cluster.size()) ||
+        c.cluster_m < 2)
+      return false;
+  }
   out = c;
   return true;
 }

@@ -60,9 +60,15 @@ int blocks_for(const GemmOptions& o, const DeviceLimits& d) {
   return o.num_blocks > 0 ? std::min(o.num_blocks, d.sm_count) : d.sm_count;
 }
 
-// Ping-pong kernels take whole tiles only (config.hpp): not with forced splits or stream-K.
+// Blocks of configuration c: whole clusters of them.
+int blocks_for(const KernelConfig& c, const GemmOptions& o, const DeviceLimits& d) {
+  return blocks_for(o, d) / c.cluster_m * c.cluster_m;
+}
+
+// Ping-pong and cluster kernels take whole tiles only (config.hpp): not with forced splits
+// or stream-K.
 bool schedule_allowed(const KernelConfig& c, const GemmOptions& o) {
-  return !c.pingpong() || (o.k_splits <= 1 && o.stream_k != 1);
+  return !c.whole_tiles_only() || (o.k_splits <= 1 && o.stream_k != 1);
 }
 
 bool schedule_wanted(const KernelConfig& c, const GemmOptions& o) {
@@ -71,9 +77,10 @@ bool schedule_wanted(const KernelConfig& c, const GemmOptions& o) {
 
 // gsize_m beyond the tile rows is one group, the same order: clamped, so that the
 // scheduler's gsize_m x tiles_n stays within int for any SYMM_GEMM_GSIZE_M.
+// A unit of a cluster configuration is the cluster's tiles, stacked along M.
 TileScheduler schedule(const KernelConfig& c, const GemmProblem& p, int splits, int gsize_m) {
-  const int rows = int(ceil_div(p.m, c.blk_m));
-  return TileScheduler::make(p.m, p.n, p.k, c.blk_m, c.blk_n, c.blk_k, splits, std::min(gsize_m, rows));
+  const int rows = int(ceil_div(p.m, c.unit_rows()));
+  return TileScheduler::make(p.m, p.n, p.k, c.unit_rows(), c.blk_n, c.blk_k, splits, std::min(gsize_m, rows));
 }
 
 // Stream-K over `workers`: every full wave of tiles but the last goes data-parallel, and
@@ -99,7 +106,7 @@ bool stream_k_fits(const TileScheduler& s, int workers, bool forced) {
 TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const GemmOptions& o,
                             int blocks) {
   const TileScheduler unsplit = schedule(c, p, 1, o.gsize_m);
-  if (c.pingpong()) return unsplit;
+  if (c.whole_tiles_only()) return unsplit;
   if (o.k_splits > 0) return schedule(c, p, std::min(o.k_splits, unsplit.k_iters), o.gsize_m);
   const int workers = blocks;
   const TileScheduler stream = stream_k_schedule(unsplit, workers);
@@ -130,6 +137,9 @@ std::string clamp_notes(const GemmOptions& o, const Plan& plan, const DeviceLimi
                          o.k_splits, plan.sched.k_splits, plan.sched.k_iters);
   if (wgmma && o.num_blocks > d.sm_count)
     notes += fmt::format("; num_blocks={} (SYMM_GEMM_SMS) clamped to the {} SMs", o.num_blocks, d.sm_count);
+  if (wgmma && blocks_for(o, d) % plan.config.cluster_m != 0)
+    notes += fmt::format("; {} blocks (SYMM_GEMM_SMS) rounded down to whole clusters of {}", blocks_for(o, d),
+                         plan.config.cluster_m);
   if (!wgmma && o.num_blocks > 0)
     notes += "; num_blocks (SYMM_GEMM_SMS) does not apply to the fallback (a block per tile and split)";
   if (wgmma && o.stream_k == 1 && !plan.sched.stream_k())
@@ -144,10 +154,10 @@ Plan wgmma_plan(const KernelConfig& c, const GemmProblem& p, const GemmOptions& 
   Plan plan;
   plan.kind = KernelKind::wgmma;
   plan.config = c;
-  const int blocks = blocks_for(o, d);
+  const int blocks = blocks_for(c, o, d);
   plan.sched = best_schedule(c, p, o, blocks);
   plan.num_blocks = plan.sched.stream_k() ? plan.sched.stream_k_workers
-                                          : std::min(blocks, plan.sched.num_units());
+                                          : std::min(blocks, plan.sched.num_units() * c.cluster_m);
   plan.reason = std::move(reason) + clamp_notes(o, plan, d);
   return plan;
 }
@@ -215,7 +225,7 @@ std::string can_implement(const KernelConfig& c, const GemmProblem& p, const Dev
 }
 
 double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blocks) {
-  const int workers = std::max(1, num_blocks);
+  const int workers = std::max(1, num_blocks / c.cluster_m);  // a cluster works on one unit
   double busiest = 0;  // K-iteration equivalents of the busiest block
   if (c.pingpong()) {
     // One consumer's epilogue runs under the other's mainloop: only the last one shows.
@@ -231,7 +241,7 @@ double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blo
     const double extra = kEpilogueKIters + kPartialKIters * (s.k_splits - 1);
     busiest = waves * (std::ceil(double(s.k_iters) / s.k_splits) + extra);
   }
-  return busiest * double(c.blk_m * c.blk_n) / efficiency(c);
+  return busiest * double(c.unit_rows() * c.blk_n) / efficiency(c);
 }
 
 namespace {
@@ -333,7 +343,7 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
     // factors next to the model's, and stream-K, compete too.
     const int workers = blocks_for(o, d);
     const TileScheduler stream = stream_k_schedule(schedule(cand.config, p, 1, o.gsize_m), workers);
-    if (!cand.config.pingpong() && o.stream_k == -1 && o.k_splits == 0 && !plan.sched.stream_k() &&
+    if (!cand.config.whole_tiles_only() && o.stream_k == -1 && o.k_splits == 0 && !plan.sched.stream_k() &&
         stream_k_fits(stream, workers, false)) {
       Plan variant = plan;
       variant.sched = stream;
@@ -376,6 +386,11 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
                               "(SYMM_GEMM_PINGPONG) rules that out: give a {} configuration",
                               to_string(*o.config), o.config->pingpong() ? "" : "not ", o.pingpong,
                               o.pingpong == 1 ? "ping-pong (...-pingpong)" : "cooperative"));
+    if (blocks_for(*o.config, o, d) == 0)
+      throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) runs its blocks in clusters "
+                              "of {}, but num_blocks={} (SYMM_GEMM_SMS): give at least {} blocks, or a "
+                              "configuration without a cluster",
+                              to_string(*o.config), o.config->cluster_m, o.num_blocks, o.config->cluster_m));
     if (!schedule_allowed(*o.config, o))
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) computes whole tiles only; "
                               "it cannot run with k_splits={} (SYMM_GEMM_SPLITS) or stream_k=1 "
@@ -411,7 +426,7 @@ WorkspaceLayout workspace_layout(const Plan& plan) {
 
 std::string plan_mismatch(const GemmProblem& p, const Plan& plan) {
   const KernelConfig& c = plan.config;
-  const TileScheduler want = TileScheduler::make(p.m, p.n, p.k, c.blk_m, c.blk_n, c.blk_k, 1, 1);
+  const TileScheduler want = TileScheduler::make(p.m, p.n, p.k, c.unit_rows(), c.blk_n, c.blk_k, 1, 1);
   const TileScheduler& s = plan.sched;
   if (want.tiles_m == s.tiles_m && want.tiles_n == s.tiles_n && want.k_iters == s.k_iters) return {};
   return fmt::format("the plan has {} x {} tiles of {} K iterations; M={} N={} K={} needs {} x {} of {}: "

@@ -57,8 +57,9 @@ OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& c) {
   constexpr int kRowElems = kSwizzleBytes / 2;  // 64 bf16/fp16 per swizzled row
   OperandMaps maps;
   maps.a = tile_map(p.a, p.in_dtype, p.m, p.k, p.lda, c.blk_m, c.blk_k, "A");
+  // In a cluster, each block loads its part of B's rows (producer.cuh).
   maps.b = p.b_layout == BLayout::nk
-               ? tile_map(p.b, p.in_dtype, p.n, p.k, p.ldb, c.blk_n, c.blk_k, "B (N x K)")
+               ? tile_map(p.b, p.in_dtype, p.n, p.k, p.ldb, c.blk_n / c.cluster_m, c.blk_k, "B (N x K)")
                : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kRowElems, "B (K x N)");
   const int c_cols = kSwizzleBytes / dtype_bytes(p.out_dtype);
   maps.c = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows, c_cols, "C");

@@ -10,6 +10,11 @@
 //                consumer's epilogue runs while the other's wgmmas keep the tensor cores
 //                busy (where K is short, the epilogue is a large share of a tile's time).
 //                Whole tiles only: no split-K or stream-K.
+// A cooperative configuration may run its blocks in clusters of CLUSTER_M = 2 along M:
+// the two blocks compute vertically adjacent tiles, which read the same B tile, and each
+// loads half of that tile by TMA multicast into both blocks' shared memory, so L2 serves
+// B once per pair. The scheduler's unit is then the pair's (2 BLK_M, BLK_N) tile. Whole
+// tiles only, like ping-pong.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -50,7 +55,12 @@ enum class Schedule : std::uint8_t { cooperative, pingpong };
 struct KernelConfig {
   int blk_m = 0, blk_n = 0, blk_k = 0, stages = 0;
   Schedule schedule = Schedule::cooperative;
+  int cluster_m = 1;  // blocks per cluster along M, sharing B's tile (multicast)
   constexpr bool pingpong() const { return schedule == Schedule::pingpong; }
+  // Only whole tiles per unit (no split-K, no stream-K): ping-pong and clusters.
+  constexpr bool whole_tiles_only() const { return pingpong() || cluster_m > 1; }
+  // Rows of C in one unit of the tile scheduler: the cluster's tiles stacked.
+  constexpr int unit_rows() const { return blk_m * cluster_m; }
   constexpr int smem_bytes() const { return smem_budget(blk_m, blk_n, blk_k, stages).total(); }
   // B as K x N arrives in TMA boxes of 64 columns; tile widths between (144 for N = 576
   // shards) take B as N x K only.
@@ -61,16 +71,18 @@ struct KernelConfig {
 std::string to_string(const KernelConfig& c);  // "128x256x64s4"; "128x128x64s6-pingpong"
 bool parse_config(const std::string& text, KernelConfig& out);  // inverse of to_string
 
-template <int BM, int BN, int BK, int S, Schedule SCHED = Schedule::cooperative>
+template <int BM, int BN, int BK, int S, Schedule SCHED = Schedule::cooperative, int CLUSTER = 1>
 struct TileConfig {
   static constexpr int BLK_M = BM, BLK_N = BN, BLK_K = BK, STAGES = S;
   static constexpr bool PINGPONG = SCHED == Schedule::pingpong;
+  static constexpr int CLUSTER_M = CLUSTER;
+  static constexpr int B_PART_ROWS = BN / CLUSTER;  // nk: rows of B each block of a cluster loads
   static constexpr int CONSUMERS = kConsumers;
   static constexpr int WG_M = PINGPONG ? BLK_M : BLK_M / CONSUMERS;  // rows per consumer's part
   static constexpr int WG_ROW_STRIDE = PINGPONG ? 0 : WG_M;         // first row of consumer w's part / w
   static constexpr int READERS_PER_STAGE = PINGPONG ? 1 : CONSUMERS;  // consumers reading a stage
   static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
-  static constexpr KernelConfig desc{BM, BN, BK, S, SCHED};
+  static constexpr KernelConfig desc{BM, BN, BK, S, SCHED, CLUSTER};
   static constexpr int SMEM_BYTES = desc.smem_bytes();
 
   static_assert(BLK_K * 2 == kSwizzleBytes, "a K row of the tile is one 128-byte swizzle row");
@@ -82,14 +94,19 @@ struct TileConfig {
   // leave it about 70 of its 232 registers, enough without spills (ptxas -Werror checks).
   static_assert(WG_M / 64 * BLK_N / 2 <= 160, "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");
+  static_assert(CLUSTER == 1 || (CLUSTER == 2 && !PINGPONG),
+                "clusters: 2 blocks along M, cooperative consumers");
+  static_assert(B_PART_ROWS % 8 == 0, "each block's part of B is whole 8-row swizzle atoms");
   static_assert(SMEM_BYTES <= kSm90MaxSmemPerBlock, "shared memory over the sm_90 limit");
 };
 
 // Every configuration built into the library: the heuristic's candidates (cooperative,
-// then ping-pong), then the 2/3-stage shapes Iris users sweep.
+// 2-block clusters, then ping-pong), then the 2/3-stage shapes Iris users sweep.
 using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128, 64, 4>,
                                 TileConfig<128, 192, 64, 4>, TileConfig<128, 144, 64, 5>,
                                 TileConfig<128, 128, 64, 6>,
+                                TileConfig<128, 256, 64, 4, Schedule::cooperative, 2>,
+                                TileConfig<128, 192, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
                                 TileConfig<64, 128, 64, 8, Schedule::pingpong>,

@@ -34,12 +34,13 @@ bool with_config(const KernelConfig& c, F&& f) {
   return found;
 }
 
-// A launch of `grid` blocks of a kernel with Cfg's block size and shared memory;
-// `Kernel` is the kernel's function pointer type.
+// A launch of `grid` blocks of a kernel with Cfg's block size, shared memory and cluster
+// size (grid a multiple of it); `Kernel` is the kernel's function pointer type.
 template <class Cfg, class Kernel>
 struct GridLaunch {
   Kernel kernel;
   cudaLaunchConfig_t config{};
+  cudaLaunchAttribute cluster{};
 
   GridLaunch(Kernel k, int grid, cudaStream_t stream) : kernel(k) {
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -49,10 +50,20 @@ struct GridLaunch {
     config.blockDim = dim3(Cfg::THREADS);
     config.dynamicSmemBytes = Cfg::SMEM_BYTES;
     config.stream = stream;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = unsigned(Cfg::CLUSTER_M);
+    cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
   }
 
   // Blocks that can be resident at once.
-  int resident_blocks(int sm_count) const {
+  int resident_blocks(int sm_count) {
+    if constexpr (Cfg::CLUSTER_M > 1) {
+      int clusters = 0;
+      attach_cluster();
+      check_cuda(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config),
+                 "cudaOccupancyMaxActiveClusters");
+      return clusters * Cfg::CLUSTER_M;
+    }
     int per_sm = 0;
     check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::THREADS,
                                                              Cfg::SMEM_BYTES),
@@ -62,7 +73,7 @@ struct GridLaunch {
 
   // Blocks that wait for each other must all be resident at once, or the grid can
   // deadlock: refuse the launch before it happens, saying which limit was exceeded.
-  void require_resident(int sm_count, const std::string& what, const std::string& fix) const {
+  void require_resident(int sm_count, const std::string& what, const std::string& fix) {
     const int fit = resident_blocks(sm_count);
     if (fit < int(config.gridDim.x))
       throw Error(what + " needs all " + std::to_string(config.gridDim.x) +
@@ -74,7 +85,14 @@ struct GridLaunch {
 
   template <class... Args>
   void launch(const char* name, const Args&... args) {
+    attach_cluster();
     check_cuda(cudaLaunchKernelEx(&config, kernel, args...), name);
+  }
+
+  // The attribute is pointed to only now: this object may have been copied since built.
+  void attach_cluster() {
+    config.attrs = Cfg::CLUSTER_M > 1 ? &cluster : nullptr;
+    config.numAttrs = Cfg::CLUSTER_M > 1 ? 1 : 0;
   }
 };
 

@@ -31,17 +31,20 @@ struct PersistentGemm {
   static_assert(Cfg::CONSUMERS * kWarpgroupThreads * kConsumerRegisters +
                         kWarpgroupThreads * kProducerRegisters <= 65536);
 
-  __device__ static TileInfo tile_info(const WgmmaParams& p, const WorkUnit& w, int wg, int t) {
-    const int row0 = w.tile_m * Cfg::BLK_M + wg * Cfg::WG_ROW_STRIDE, col0 = w.tile_n * Cfg::BLK_N;
+  // Warpgroup wg's part of the tile of unit w in block `rank` of its cluster.
+  __device__ static TileInfo tile_info(const WgmmaParams& p, const WorkUnit& w, int rank, int wg, int t) {
+    const int tile_m = w.tile_m * Cfg::CLUSTER_M + rank;
+    const int row0 = tile_m * Cfg::BLK_M + wg * Cfg::WG_ROW_STRIDE, col0 = w.tile_n * Cfg::BLK_N;
     const int rows = p.m - row0 < Cfg::WG_M ? p.m - row0 : Cfg::WG_M;
     const int cols = p.n - col0 < Cfg::BLK_N ? p.n - col0 : Cfg::BLK_N;
-    return TileInfo{w.tile, w.tile_m, w.tile_n, row0, col0, rows > 0 ? rows : 0, cols, wg, t};
+    return TileInfo{w.tile, tile_m, w.tile_n, row0, col0, rows > 0 ? rows : 0, cols, wg, t};
   }
 
-  // Consumer warpgroup wg (0-based): accumulate each unit (ping-pong: every other one, the
-  // stages of the others skipped), finish split tiles, store, notify.
+  // Consumer warpgroup wg (0-based) of worker `block` (a block, or a cluster: then `rank`
+  // is the block's in it): accumulate each unit (ping-pong: every other one, the stages of
+  // the others skipped), finish split tiles, store, notify.
   __device__ static void consume(const WgmmaParams& p, const Hook& hook, Smem& s, int wg,
-                                 int block, int workers) {
+                                 int block, int workers, int rank) {
     const int t = threadIdx.x % kWarpgroupThreads;
     RingPos<Cfg::STAGES> pos;
     int staging = 0;
@@ -66,7 +69,8 @@ struct PersistentGemm {
       // Ping-pong plans are whole tiles (plan.cc): no fixup code in those kernels.
       if constexpr (!Cfg::PINGPONG)
         if (!Fixup::finish(acc, p, w, wg, t, block)) continue;
-      const TileInfo info = tile_info(p, w, wg, t);
+      const TileInfo info = tile_info(p, w, rank, wg, t);
+      if (Cfg::CLUSTER_M > 1 && info.row0 >= p.m) continue;  // a cluster's tile past M
       Epilogue::store(acc, s, p, hook, wg, t, info.row0, info.col0, staging);
       hook.tile_stored(info);
       Epilogue::notify(hook, info, wg);
@@ -75,20 +79,26 @@ struct PersistentGemm {
     hook.worker_finished(block, wg, t);
   }
 
-  // Block `block` of num_blocks.
+  // Block `block` of num_blocks (a multiple of the cluster size; a cluster's blocks are
+  // consecutive).
   __device__ static void run(const WgmmaParams& p, const Hook& hook, std::uint8_t* dynamic_smem,
                              int block, int num_blocks) {
     Smem& s = Smem::from(dynamic_smem);
     if (threadIdx.x == 0) s.init_barriers();
-    __syncthreads();
+    Smem::sync_cluster();
+    const int rank = Cfg::CLUSTER_M > 1 ? int(cuda::ptx::get_sreg_cluster_ctarank()) : 0;
+    const int worker = block / Cfg::CLUSTER_M, workers = num_blocks / Cfg::CLUSTER_M;
     const int warpgroup = threadIdx.x / kWarpgroupThreads;
     if (warpgroup == 0) {
       ptx::setmaxnreg_dec<kProducerRegisters>();
-      if (threadIdx.x == 0) TmaProducer<Cfg, In, BL>::run(p, s, block, num_blocks);
+      if (threadIdx.x == 0) TmaProducer<Cfg, In, BL>::run(p, s, worker, workers, rank);
     } else {
       ptx::setmaxnreg_inc<kConsumerRegisters>();
-      consume(p, hook, s, warpgroup - 1, block, num_blocks);
+      consume(p, hook, s, warpgroup - 1, worker, workers, rank);
     }
+    // The other block's producer writes into this block's stages and its consumers arrive
+    // on this block's barriers until its last unit: stay until both are done.
+    if constexpr (Cfg::CLUSTER_M > 1) Smem::sync_cluster();
   }
 };
 

@@ -4,8 +4,11 @@
 // Stage s is guarded by two mbarriers: full[s] completes when the producer's TMA bytes
 // have landed (one arrive.expect_tx + the transaction count), empty[s] when the consumer
 // warpgroups that read it (both, cooperative; the one whose tile it holds, ping-pong)
-// have finished with it.
+// have finished with it; with a cluster, those of every block of the cluster, since each
+// block's producer writes half of every block's B tile (multicast).
 #include <cstdint>
+
+#include <cuda/ptx>
 
 #include "symm/device/ptx/gemm_mbarrier.cuh"
 #include "symm/gemm/config.hpp"
@@ -41,15 +44,35 @@ struct alignas(1024) GemmSmem {
   __device__ void init_barriers() {
     for (int s = 0; s < Cfg::STAGES; ++s) {
       cuda::ptx::mbarrier_init(&full[s], 1);
-      cuda::ptx::mbarrier_init(&empty[s], Cfg::READERS_PER_STAGE);
+      cuda::ptx::mbarrier_init(&empty[s], Cfg::READERS_PER_STAGE * Cfg::CLUSTER_M);
     }
     for (int w = 0; w < Cfg::CONSUMERS; ++w) cuda::ptx::mbarrier_init(&turn[w], 1);
     // Make the initialised barriers visible to the async proxy (TMA).
     cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
   }
 
-  // A consumer warpgroup is done reading `stage`: hand it back to the producer.
-  __device__ void release(int stage) { ptx::mbarrier_arrive(&empty[stage]); }
+  // A consumer warpgroup is done reading `stage`: hand it back to every producer that
+  // writes into it.
+  __device__ void release(int stage) {
+    if constexpr (Cfg::CLUSTER_M > 1) {
+#pragma unroll
+      for (int rank = 0; rank < Cfg::CLUSTER_M; ++rank) ptx::mbarrier_arrive_cluster(&empty[stage], rank);
+    } else {
+      ptx::mbarrier_arrive(&empty[stage]);
+    }
+  }
+
+  // Every thread of every block of the cluster (of the block, without one): before the
+  // first use of another block's barriers, and before a block whose shared memory the
+  // other blocks still use may exit.
+  __device__ static void sync_cluster() {
+    if constexpr (Cfg::CLUSTER_M > 1) {
+      cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
+      cuda::ptx::barrier_cluster_wait(cuda::ptx::sem_acquire);
+    } else {
+      __syncthreads();
+    }
+  }
 };
 
 // Stage index and phase parity; the parity flips each time the ring wraps.

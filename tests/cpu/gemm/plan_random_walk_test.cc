@@ -150,8 +150,10 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
   if (auto why = can_implement(c, launched, d); !why.empty()) return "WGMMA plan it cannot run: " + why;
   if (o.config && c != *o.config) return "configuration given but not used";
   if (o.pingpong != -1 && c.pingpong() != (o.pingpong == 1)) return "ping-pong option not followed";
-  if (c.pingpong() && (s.k_splits > 1 || s.stream_k())) return "ping-pong with split or stream-K work";
+  if (c.whole_tiles_only() && (s.k_splits > 1 || s.stream_k()))
+    return "ping-pong or cluster kernel with split or stream-K work";
   if (plan.num_blocks < 1 || plan.num_blocks > d.sm_count) return "grid outside [1, SMs]";
+  if (plan.num_blocks % c.cluster_m != 0) return "grid of part of a cluster";
   if (o.num_blocks > 0 && plan.num_blocks > o.num_blocks) return "more blocks than num_blocks";
   std::size_t writers = std::size_t(s.num_tiles()) * (s.k_splits - 1);
   if (s.stream_k()) {
@@ -159,7 +161,7 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
     if (s.dp_tiles % s.stream_k_workers != 0 || s.dp_tiles >= s.num_tiles()) return "stream-K data-parallel share";
     if (s.stream_k_iters() < s.stream_k_workers) return "a stream-K worker without iterations";
     writers = std::size_t(plan.num_blocks);
-  } else if (plan.num_blocks > s.num_units()) {
+  } else if (plan.num_blocks > s.num_units() * c.cluster_m) {
     return "more blocks than work units";
   }
   if (needs_ws && ws.partial_bytes < writers * c.blk_m * c.blk_n * 4) return "workspace smaller than the partials";
@@ -198,7 +200,8 @@ TEST(GemmPlanRandomWalk, EveryPlanRunsOrIsRefusedNamingTheKnob) {
 }
 
 // SYMM_GEMM_SMS=1 failed at launch (cudaErrorInvalidValue): a 2-block-cluster plan rounded
-// one block down to a grid of 0. Every block count, every configuration: a grid of 1 or more.
+// one block down to a grid of 0. Every block count, every configuration: a grid of 1 or more
+// whole clusters, or (fewer blocks than a cluster) a refusal naming the knob.
 TEST(GemmPlanRandomWalk, AnyBlockCountFromOneToTheSms) {
   const DeviceLimits h200;
   for (const auto& p : {problem(8192, 8192, 8192), problem(1000, 1000, 1000, BLayout::kn), problem(64, 64, 64)})
@@ -211,8 +214,19 @@ TEST(GemmPlanRandomWalk, AnyBlockCountFromOneToTheSms) {
       for (const KernelConfig& c : kWgmmaConfigs) {
         if (!c.supports(p.b_layout)) continue;
         o.config = c;
+        if (blocks < c.cluster_m) {
+          try {
+            make_plan(p, o, h200);
+            ADD_FAILURE() << to_string(c) << " planned on " << blocks << " block(s)";
+          } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("SYMM_GEMM_SMS"), std::string::npos) << e.what();
+          }
+          o.config.reset();
+          continue;
+        }
         const int grid = make_plan(p, o, h200).num_blocks;
-        ASSERT_TRUE(grid >= 1 && grid <= blocks) << to_string(c) << ": " << grid << " for " << blocks << " blocks";
+        ASSERT_TRUE(grid >= 1 && grid <= blocks && grid % c.cluster_m == 0)
+            << to_string(c) << ": " << grid << " for " << blocks << " blocks";
         o.config.reset();
       }
     }

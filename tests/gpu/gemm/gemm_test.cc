@@ -80,6 +80,35 @@ TEST(GemmPingpong, AlternatingConsumersMatchCublas) {
   }
 }
 
+// Clusters: two blocks compute vertically adjacent tiles, each loading half of their
+// shared B tile into both. An odd number of tile rows (the last pair's upper tile lies
+// past M), one cluster for every tile, an odd block count (rounded down to whole
+// clusters), ragged edges; both layouts.
+TEST(GemmCluster, PairsSharingBMatchCublas) {
+  SYMM_REQUIRE_GPUS(1);
+  if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
+  GemmVsCublas check;
+  int configs = 0;
+  for (const KernelConfig& config : kWgmmaConfigs) {
+    if (config.cluster_m == 1) continue;
+    ++configs;
+    for (int blocks : {2, 5, 12})
+      for (const Shape& shape : {Shape{640, 512, 320, 0}, Shape{333, 472, 1000, 8}, Shape{1000, 1000, 1000, 0}}) {
+        GemmOptions o;
+        o.config = config;
+        o.num_blocks = blocks;
+        for (BLayout l : {BLayout::nk, BLayout::kn}) {
+          if (!config.supports(l)) continue;
+          const Plan plan = check.run(Case{shape, DType::bf16, DType::bf16, l}, o, 2);
+          EXPECT_EQ(plan.config, config);
+          EXPECT_EQ(plan.num_blocks % config.cluster_m, 0);
+          EXPECT_LE(plan.num_blocks, blocks);
+        }
+      }
+  }
+  EXPECT_GT(configs, 0) << "no cluster configuration is built";
+}
+
 TEST(GemmSplitK, UnevenSplitsMatchCublas) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;

@@ -24,6 +24,16 @@ __device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
                : "memory");
 }
 
+// One arrival on the barrier at the same shared-memory offset in block `cta_rank` of the
+// cluster (this block included).
+__device__ __forceinline__ void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta_rank) {
+  asm volatile(
+      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
+      " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_addr(bar)),
+      "r"(cta_rank)
+      : "memory");
+}
+
 // Spins until the phase with parity `parity` has completed. A freshly initialised barrier
 // counts as having completed the phase before phase 0, so waiting for parity 1 passes.
 // No bound of its own: for the consumer warpgroups, whose registers are too tight for a
