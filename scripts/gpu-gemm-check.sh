@@ -13,7 +13,9 @@
 # rows straddling 128-byte lines (copies off), short K, one small wave.
 # To carry binaries to the GPU machine (no build there): here,
 #   SYMM_GIT_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-gemm-check.sh build
-#   cp -r build/gemm-out/bin build/carry      # then run there with carry: ["build/carry"]
+#   mkdir -p build/carry && cp build/gemm-out/bin/COMMIT build/carry/ &&
+#   tar cJf build/carry/bin.tar.xz -C build/gemm-out/bin symm-bench symm_gemm_gpu_test symm_gemm_plan_test
+#   # then run there with carry: ["build/carry"]
 # Logs and results go to $OUT (default build/gemm-out). The build is a standalone project
 # of the GEMM's folders (plus src/launch and src/runtime for do_bench), so half-finished
 # work elsewhere in the tree cannot stop it. Pass SYMM_GIT_COMMIT for the results file.
@@ -40,6 +42,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,t
 # Carried binaries are used only where they run here and were built from the commit
 # named in SYMM_GIT_COMMIT (build/carry/COMMIT), so no stale binary is measured.
 bin=$root/build/carry
+# Carried compressed (the device tool carries 64 MiB at most): unpacked here.
+[ -f "$bin/bin.tar.xz" ] && tar xJf "$bin/bin.tar.xz" -C "$bin"
 carried=$(cat "$bin/COMMIT" 2>/dev/null || echo none)
 if [ "$carried" != "${SYMM_GIT_COMMIT:-$carried}" ] || ! "$bin/symm_gemm_plan_test" --gtest_list_tests >/dev/null 2>&1; then
   say "carried binaries (commit $carried) unusable here or not of ${SYMM_GIT_COMMIT:-this tree}: building (standalone project, Release)"
