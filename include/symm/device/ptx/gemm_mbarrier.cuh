@@ -25,11 +25,14 @@ __device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
 }
 
 // One arrival on the barrier at the same shared-memory offset in block `cta_rank` of the
-// cluster (this block included).
+// cluster (this block included). Release at CTA scope, the default: what it orders is the
+// arriving warpgroup's reads of a stage (its wgmmas have completed) before the producer's
+// next TMA write into it, which waits for this arrival. Release at cluster scope made every
+// stage hand-back a cluster-wide fence: the consumers ran at half speed (2026-12-01, H200).
 __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta_rank) {
   asm volatile(
       "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
-      " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_addr(bar)),
+      " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_addr(bar)),
       "r"(cta_rank)
       : "memory");
 }
