@@ -9,6 +9,8 @@
 # configuration forced in turn.
 # ab: the cluster tests, then each of $AB_CONFIGS (default: 128x256x64s4 and its 2-block
 # cluster) forced on every shape of the preset $AB_PRESET (default bench/gemm/clusters.json), fp16, operand copies on and off.
+# presets: the newest kernels' tests, then the issue's figures: general.json (fp16 with B as
+# N x K, bf16 with B as K x N) and issue4.json, tuned and untuned.
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
 # rows straddling 128-byte lines (copies off), short K, one small wave.
 # To carry binaries to the GPU machine (no build there): here,
@@ -26,8 +28,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-all}
 case "$mode" in
-  tests | bench | all | quick | final | build | ab | profile) ;;
-  *) echo "usage: $0 [tests|bench|all|quick|final|build|ab|profile] [extra symm-bench arguments]" >&2; exit 2 ;;
+  tests | bench | all | quick | final | build | ab | profile | presets) ;;
+  *) echo "usage: $0 [tests|bench|all|quick|final|build|ab|profile|presets] [extra symm-bench arguments]" >&2; exit 2 ;;
 esac
 shift || true
 OUT=${OUT:-$root/build/gemm-out}
@@ -151,6 +153,24 @@ if [ "$mode" = ab ]; then
     done
   done
   (cd "$OUT" && tar czf ab.tgz ab-*.json && rm -f ab-*.json)
+fi
+
+if [ "$mode" = presets ]; then
+  say "cluster, ping-pong and stream-K tests"
+  timeout 240 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2:*pingpong*:GemmPingpong*:GemmStreamK*' \
+    >"$OUT/gemm_test.log" 2>&1 || failed gemm-tests
+  grep -E "^\[  FAILED|PASSED|FAILED TEST" "$OUT/gemm_test.log" | head -20
+  for run in "general fp16 nk" "general bf16 kn" "general fp16 nk --no-tune" "issue4 bf16 nk" \
+    "issue4 bf16 nk --no-tune"; do
+    read -r preset dtype layout untuned <<<"$run"
+    name=$preset-$dtype-$layout${untuned:+-untuned}
+    say "$name"
+    timeout 150 "$bin/symm-bench" gemm --preset "bench/gemm/$preset.json" --dtype "$dtype" --layout "$layout" \
+      $untuned --output "$OUT/$name.json" "$@" >"$OUT/$name.log" 2>&1 || failed "$name"
+    grep -E "geomean" "$OUT/$name.log"
+  done
+  (cd "$OUT" && tar czf presets.tgz general-*.json general-*.log issue4-*.json issue4-*.log &&
+    rm -f general-*.json general-*.log issue4-*.json issue4-*.log)
 fi
 
 if [ "$mode" = profile ]; then

@@ -59,6 +59,7 @@ GemmOptions GemmOptions::from_env() {
   o.k_splits = env_int("SYMM_GEMM_SPLITS", o.k_splits);
   o.stream_k = env_int("SYMM_GEMM_STREAM_K", o.stream_k);
   o.pingpong = env_int("SYMM_GEMM_PINGPONG", o.pingpong);
+  o.clusters = env_int("SYMM_GEMM_CLUSTERS", o.clusters);
   const int copies = env_int("SYMM_GEMM_OPERAND_COPIES", 1);
   if (copies != 0 && copies != 1)
     throw Error(fmt::format("symm gemm: SYMM_GEMM_OPERAND_COPIES={} is not valid: give 1 (copy operands "

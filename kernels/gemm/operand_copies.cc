@@ -7,12 +7,6 @@ namespace symm::gemm {
 namespace {
 
 constexpr std::int64_t kPitchAlign = 128;
-// Rows straddling 128-byte lines: the kernel takes 1.6x as long (2026-12-01, one H200:
-// 6144 x 3456 x 4104 at 478 TFLOP/s against 785 at K = 4096).
-constexpr double kStraddleSlowdown = 1.6;
-// The aligned GEMM's FLOPs that take as long as moving one byte in the copy kernel (read
-// or write): about 785 TFLOP/s over the 3.1 TB/s copy_rows.cu measured there.
-constexpr double kFlopsPerMovedByte = 250;
 
 bool aligned(const void* p, std::int64_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 std::int64_t round_up(std::int64_t v, std::int64_t to) { return (v + to - 1) / to * to; }
@@ -29,6 +23,16 @@ struct Operand {
   }
 };
 
+// A, B (as laid out) and C of p.
+struct Operands {
+  Operand a, b, c;
+  explicit Operands(const GemmProblem& p)
+      : a{p.a, p.m, p.k, p.lda, dtype_bytes(p.in_dtype)},
+        b{p.b, p.b_layout == BLayout::kn ? p.k : p.n, p.b_layout == BLayout::kn ? p.n : p.k, p.ldb,
+          dtype_bytes(p.in_dtype)},
+        c{p.c, p.m, p.n, p.ldc, dtype_bytes(p.out_dtype)} {}
+};
+
 }  // namespace
 
 std::string OperandCopies::describe() const {
@@ -40,27 +44,30 @@ std::string OperandCopies::describe() const {
                      (a.bytes() + b.bytes() + c.bytes()) >> 20);
 }
 
-OperandCopies choose_operand_copies(const GemmProblem& p) {
-  const int in = dtype_bytes(p.in_dtype), out = dtype_bytes(p.out_dtype);
-  const bool kn = p.b_layout == BLayout::kn;
-  const Operand a{p.a, p.m, p.k, p.lda, in};
-  const Operand b{p.b, kn ? p.k : p.n, kn ? p.n : p.k, p.ldb, in};
-  const Operand c{p.c, p.m, p.n, p.ldc, out};
+OperandCopies required_copies(const GemmProblem& p) {
+  const Operands ops(p);
   OperandCopies copies;
-  if (a.tma_cannot()) copies.a = a.copy();
-  if (b.tma_cannot()) copies.b = b.copy();
-  if (c.tma_cannot()) copies.c = c.copy();
-  // Straddling rows: copy every such input if the time saved beats the copies' traffic (a
-  // read and a write of each), both in FLOPs of the aligned kernel.
-  const std::size_t straddle_bytes = (a.straddles() && !copies.a.needed() ? a.copy().bytes() : 0) +
-                                     (b.straddles() && !copies.b.needed() ? b.copy().bytes() : 0);
-  const double flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
-  const double saved = flops * (kStraddleSlowdown - 1), cost = 2.0 * double(straddle_bytes) * kFlopsPerMovedByte;
-  if (straddle_bytes > 0 && saved > cost) {
-    if (a.straddles()) copies.a = a.copy();
-    if (b.straddles()) copies.b = b.copy();
-  }
+  if (ops.a.tma_cannot()) copies.a = ops.a.copy();
+  if (ops.b.tma_cannot()) copies.b = ops.b.copy();
+  if (ops.c.tma_cannot()) copies.c = ops.c.copy();
   return copies;
+}
+
+OperandCopies straddle_copies(const GemmProblem& p) {
+  const Operands ops(p);
+  OperandCopies copies = required_copies(p);
+  if (ops.a.straddles()) copies.a = ops.a.copy();
+  if (ops.b.straddles()) copies.b = ops.b.copy();
+  return copies;
+}
+
+bool straddles(const GemmProblem& p) {
+  const Operands ops(p);
+  return ops.a.straddles() || ops.b.straddles();
+}
+
+std::size_t moved_bytes(const OperandCopies& copies) {
+  return 2 * (copies.a.bytes() + copies.b.bytes() + copies.c.bytes());
 }
 
 GemmProblem with_copies(const GemmProblem& p, const OperandCopies& copies, void* a, void* b, void* c) {

@@ -26,10 +26,14 @@ struct Candidate {
   KernelConfig config;
   double efficiency;
 };
+// 2-block clusters: at parity with their tiles on whole-line rows (within the run's 2-6 %
+// spread), rated a little lower so that the tuner's few candidates keep other shapes; where
+// rows straddle lines they lose far less (straddle_slowdown).
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
-    {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94}, {{128, 128, 64, 6, Schedule::pingpong}, 0.86},
-    {{64, 256, 64, 4, Schedule::pingpong}, 0.86}};
+    {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
+    {{128, 256, 64, 4, Schedule::cooperative, 2}, 0.98}, {{128, 192, 64, 4, Schedule::cooperative, 2}, 0.97},
+    {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86}};
 constexpr int kMaxSplits = 16;
 constexpr int kMinKItersPerSplit = 8;
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
@@ -72,7 +76,8 @@ bool schedule_allowed(const KernelConfig& c, const GemmOptions& o) {
 }
 
 bool schedule_wanted(const KernelConfig& c, const GemmOptions& o) {
-  return o.pingpong == -1 || o.pingpong == int(c.pingpong());
+  return (o.pingpong == -1 || o.pingpong == int(c.pingpong())) &&
+         (o.clusters == -1 || o.clusters == int(c.cluster_m > 1));
 }
 
 // gsize_m beyond the tile rows is one group, the same order: clamped, so that the
@@ -192,9 +197,19 @@ std::string validate(const GemmOptions& o) {
   if (o.pingpong < -1 || o.pingpong > 1)
     return fmt::format("pingpong (SYMM_GEMM_PINGPONG) is {}; give -1 (heuristic), 0 (never) or 1 (only)",
                        o.pingpong);
-  if (o.pingpong == 1 && (o.k_splits > 1 || o.stream_k == 1))
-    return "pingpong=1 (SYMM_GEMM_PINGPONG) computes whole tiles only: it cannot be combined with "
-           "k_splits > 1 (SYMM_GEMM_SPLITS) or stream_k=1 (SYMM_GEMM_STREAM_K)";
+  if (o.clusters < -1 || o.clusters > 1)
+    return fmt::format("clusters (SYMM_GEMM_CLUSTERS) is {}; give -1 (heuristic), 0 (never) or 1 (only)",
+                       o.clusters);
+  if (o.pingpong == 1 && o.clusters == 1)
+    return "pingpong=1 (SYMM_GEMM_PINGPONG) and clusters=1 (SYMM_GEMM_CLUSTERS) exclude each other: the "
+           "cluster kernels are cooperative; drop one";
+  if (o.clusters == 1 && o.num_blocks == 1)
+    return "clusters=1 (SYMM_GEMM_CLUSTERS) runs blocks in pairs: num_blocks=1 (SYMM_GEMM_SMS) is too few; "
+           "give 2 or more, or 0 for every SM";
+  if ((o.pingpong == 1 || o.clusters == 1) && (o.k_splits > 1 || o.stream_k == 1))
+    return fmt::format("{} computes whole tiles only: it cannot be combined with k_splits > 1 "
+                       "(SYMM_GEMM_SPLITS) or stream_k=1 (SYMM_GEMM_STREAM_K)",
+                       o.pingpong == 1 ? "pingpong=1 (SYMM_GEMM_PINGPONG)" : "clusters=1 (SYMM_GEMM_CLUSTERS)");
   return {};
 }
 
@@ -225,7 +240,8 @@ std::string can_implement(const KernelConfig& c, const GemmProblem& p, const Dev
 }
 
 double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blocks) {
-  const int workers = std::max(1, num_blocks / c.cluster_m);  // a cluster works on one unit
+  // A cluster works on one unit, each of its blocks on one tile of it.
+  const int workers = std::max(1, num_blocks / c.cluster_m);
   double busiest = 0;  // K-iteration equivalents of the busiest block
   if (c.pingpong()) {
     // One consumer's epilogue runs under the other's mainloop: only the last one shows.
@@ -241,7 +257,7 @@ double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blo
     const double extra = kEpilogueKIters + kPartialKIters * (s.k_splits - 1);
     busiest = waves * (std::ceil(double(s.k_iters) / s.k_splits) + extra);
   }
-  return busiest * double(c.unit_rows() * c.blk_n) / efficiency(c);
+  return busiest * double(c.blk_m * c.blk_n) / efficiency(c);
 }
 
 namespace {
@@ -309,16 +325,60 @@ Plan fallback_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimit
   return plan;
 }
 
-// The copies a WGMMA plan of p makes (none where they are not allowed or no WGMMA runs).
-OperandCopies copies_for(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d) {
-  if (!o.operand_copies || d.cc_major != 9 || d.cc_minor != 0 || !validate(p).empty()) return {};
-  return choose_operand_copies(p);
-}
+// Rows straddling 128-byte lines: the kernel's time over that with whole-line rows
+// (2026-12-01, one H200, 6144 x 3456 x 4104 against K = 4096, bench/results/gemm/
+// 2026-12-01-clusters): 1.46-1.6 with a block per tile, where L2 serves every row in two
+// pieces at its limit; 1.17-1.22 with 2-block clusters, which read half the B rows.
+double straddle_slowdown(const KernelConfig& c) { return c.cluster_m > 1 ? 1.2 : 1.6; }
+
+// The aligned GEMM's FLOPs that take as long as moving one byte in the copy kernel (read
+// or write): about 785 TFLOP/s over the 3.1 TB/s copy_rows.cu measured there; and those
+// that take as long as launching one copy (about 3 us).
+constexpr double kFlopsPerMovedByte = 250;
+constexpr double kFlopsPerCopyLaunch = 785e12 * 3e-6;
+
+// One way to read p: through the copies it needs, or through those and copies of the
+// straddling inputs. `launched`: p as the kernel sees it; `extra_bytes`: copy traffic
+// beyond the needed copies'.
+struct CopyChoice {
+  OperandCopies copies;
+  GemmProblem launched;
+  bool straddled = false;
+  std::size_t extra_bytes = 0;
+  int extra_launches = 0;
+};
 
 // p as the kernel will see it: copied operands at a 16-byte aligned placeholder address.
 GemmProblem as_launched(const GemmProblem& p, const OperandCopies& copies) {
   void* placeholder = reinterpret_cast<void*>(std::uintptr_t{1} << 20);
   return with_copies(p, copies, placeholder, placeholder, placeholder);
+}
+
+// The ways a WGMMA plan may read p (first: the needed copies only; none where copies are
+// not allowed or no WGMMA runs).
+std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d) {
+  if (!o.operand_copies || d.cc_major != 9 || d.cc_minor != 0 || !validate(p).empty())
+    return {CopyChoice{{}, p, validate(p).empty() && straddles(p), 0}};
+  const OperandCopies needed = required_copies(p);
+  std::vector<CopyChoice> choices{CopyChoice{needed, as_launched(p, needed), false, 0}};
+  choices[0].straddled = straddles(choices[0].launched);
+  if (choices[0].straddled) {
+    const OperandCopies all = straddle_copies(p);
+    const int launches = (all.a.needed() && !needed.a.needed()) + (all.b.needed() && !needed.b.needed());
+    choices.push_back(
+        CopyChoice{all, as_launched(p, all), false, moved_bytes(all) - moved_bytes(needed), launches});
+  }
+  return choices;
+}
+
+// predicted_cost of running s with config c on the problem as `choice` reads it, times the
+// slower loads of straddling rows, or 1 + the extra copies' time (traffic and launches) over
+// the GEMM's: both are shares of the GEMM's time, whatever its waves.
+double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
+  const GemmProblem& p = choice.launched;
+  const double gemm_flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
+  const double copy_flops = double(choice.extra_bytes) * kFlopsPerMovedByte + choice.extra_launches * kFlopsPerCopyLaunch;
+  return predicted_cost(c, s, num_blocks) * (choice.straddled ? straddle_slowdown(c) : 1.0 + copy_flops / gemm_flops);
 }
 
 Plan with_copy_notes(Plan plan, const OperandCopies& copies) {
@@ -331,24 +391,25 @@ Plan with_copy_notes(Plan plan, const OperandCopies& copies) {
 
 std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o, const DeviceLimits& d,
                                   int count) {
-  const OperandCopies copies = copies_for(given, o, d);
-  const GemmProblem p = as_launched(given, copies);
   std::vector<std::pair<double, Plan>> scored;
-  for (const auto& cand : kCandidates) {
-    if (!schedule_wanted(cand.config, o) || !schedule_allowed(cand.config, o) ||
-        !can_implement(cand.config, p, d).empty())
-      continue;
-    Plan plan = wgmma_plan(cand.config, p, o, d, "heuristic: fewest predicted K iterations per block");
+  const auto add_candidates = [&](const CopyChoice& choice, const KernelConfig& config) {
+    const GemmProblem& p = choice.launched;
+    if (!schedule_wanted(config, o) || !schedule_allowed(config, o) || !can_implement(config, p, d).empty() ||
+        blocks_for(config, o, d) == 0)
+      return;
+    const auto cost = [&](const TileScheduler& s, int blocks) { return cost_with(choice, config, s, blocks); };
+    Plan plan = with_copy_notes(wgmma_plan(config, p, o, d, "heuristic: fewest predicted K iterations per block"),
+                                choice.copies);
     // Split-K's and stream-K's costs are the least certain part of the model: the split
     // factors next to the model's, and stream-K, compete too.
     const int workers = blocks_for(o, d);
-    const TileScheduler stream = stream_k_schedule(schedule(cand.config, p, 1, o.gsize_m), workers);
-    if (!cand.config.whole_tiles_only() && o.stream_k == -1 && o.k_splits == 0 && !plan.sched.stream_k() &&
+    const TileScheduler stream = stream_k_schedule(schedule(config, p, 1, o.gsize_m), workers);
+    if (!config.whole_tiles_only() && o.stream_k == -1 && o.k_splits == 0 && !plan.sched.stream_k() &&
         stream_k_fits(stream, workers, false)) {
       Plan variant = plan;
       variant.sched = stream;
       variant.num_blocks = workers;
-      scored.emplace_back(predicted_cost(cand.config, stream, variant.num_blocks), variant);
+      scored.emplace_back(cost(stream, variant.num_blocks), variant);
     }
     const int splits = plan.sched.k_splits;
     for (int other : {splits - 1, splits + 1}) {
@@ -356,15 +417,17 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
       Plan variant = plan;
       variant.sched.k_splits = std::min(other, plan.sched.k_iters);
       variant.num_blocks = std::min(workers, variant.sched.num_units());
-      scored.emplace_back(predicted_cost(cand.config, variant.sched, variant.num_blocks), variant);
+      scored.emplace_back(cost(variant.sched, variant.num_blocks), variant);
     }
-    scored.emplace_back(predicted_cost(cand.config, plan.sched, plan.num_blocks), std::move(plan));
-  }
+    scored.emplace_back(cost(plan.sched, plan.num_blocks), std::move(plan));
+  };
+  for (const CopyChoice& choice : copy_choices(given, o, d))
+    for (const auto& cand : kCandidates) add_candidates(choice, cand.config);
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Plan> plans;
   for (auto& [cost, plan] : scored)
-    if (int(plans.size()) < count) plans.push_back(with_copy_notes(std::move(plan), copies));
+    if (int(plans.size()) < count) plans.push_back(std::move(plan));
   return plans;
 }
 
@@ -372,8 +435,8 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
   if (auto why = validate(p); !why.empty()) throw Error("symm gemm: invalid problem: " + why);
   if (auto why = validate(o); !why.empty()) throw Error("symm gemm: invalid options: " + why);
   if (o.force_fallback) return fallback_plan(p, o, d, "fallback forced (SYMM_GEMM_FORCE_FALLBACK / options)");
-  const OperandCopies copies = copies_for(p, o, d);
-  const GemmProblem launched = as_launched(p, copies);
+  const std::vector<CopyChoice> choices = copy_choices(p, o, d);
+  const GemmProblem& launched = choices.front().launched;  // through the needed copies only
   if (o.config) {
     if (auto why = can_implement(*o.config, launched, d); !why.empty()) {
       if (!tma_incompatibility(launched).empty() || d.cc_major != 9)
@@ -381,11 +444,16 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
       throw Error(
           fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) refused: {}", to_string(*o.config), why));
     }
-    if (!schedule_wanted(*o.config, o))
+    if (o.pingpong != -1 && o.pingpong != int(o.config->pingpong()))
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) is {}ping-pong, but pingpong={} "
                               "(SYMM_GEMM_PINGPONG) rules that out: give a {} configuration",
                               to_string(*o.config), o.config->pingpong() ? "" : "not ", o.pingpong,
                               o.pingpong == 1 ? "ping-pong (...-pingpong)" : "cooperative"));
+    if (!schedule_wanted(*o.config, o))
+      throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) {} clusters, but clusters={} "
+                              "(SYMM_GEMM_CLUSTERS) rules that out: give a configuration {}",
+                              to_string(*o.config), o.config->cluster_m > 1 ? "runs in" : "does not run in",
+                              o.clusters, o.clusters == 1 ? "with a cluster (...c2)" : "without a cluster"));
     if (blocks_for(*o.config, o, d) == 0)
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) runs its blocks in clusters "
                               "of {}, but num_blocks={} (SYMM_GEMM_SMS): give at least {} blocks, or a "
@@ -396,12 +464,23 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
                               "it cannot run with k_splits={} (SYMM_GEMM_SPLITS) or stream_k=1 "
                               "(SYMM_GEMM_STREAM_K): drop those or pick a cooperative configuration",
                               to_string(*o.config), o.k_splits));
-    return with_copy_notes(wgmma_plan(*o.config, launched, o, d, "configuration given"), copies);
+    // The cheaper way to read straddling rows, for this configuration.
+    std::pair<double, Plan> best{std::numeric_limits<double>::infinity(), Plan{}};
+    for (const CopyChoice& choice : choices) {
+      Plan plan = wgmma_plan(*o.config, choice.launched, o, d, "configuration given");
+      const double cost = cost_with(choice, *o.config, plan.sched, plan.num_blocks);
+      if (cost < best.first) best = {cost, with_copy_notes(std::move(plan), choice.copies)};
+    }
+    return std::move(best.second);
   }
   if (auto why = can_implement(kCandidates[0].config, launched, d); !why.empty())
     return fallback_plan(p, o, d, "WGMMA cannot run it: " + why);
   auto plans = candidate_plans(p, o, d, 1);
-  if (plans.empty()) throw Error("symm gemm: no WGMMA configuration allowed by the options");
+  if (plans.empty())
+    throw Error(fmt::format("symm gemm: no WGMMA configuration is allowed by pingpong={} (SYMM_GEMM_PINGPONG), "
+                            "clusters={} (SYMM_GEMM_CLUSTERS) and num_blocks={} (SYMM_GEMM_SMS) on this "
+                            "problem; relax one of them",
+                            o.pingpong, o.clusters, o.num_blocks));
   return std::move(plans.front());
 }
 

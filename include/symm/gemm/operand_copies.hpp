@@ -1,11 +1,11 @@
 #pragma once
 // Operands the WGMMA kernel reads better from a copy. TMA needs 16-byte aligned pointers
-// and row strides, and loads rows that straddle 128-byte lines at about 0.64 of the speed
-// (a K of 4104 or 4040 against 4096 or 4160, docs/gemm.md). So, before the kernel, an
-// operand whose stride TMA cannot take is copied to scratch with a row pitch that is a
-// multiple of 128 bytes, and so is one whose rows merely straddle lines where the model
-// says the faster GEMM pays for the copy; a C that TMA cannot store is written to scratch
-// and copied back after. Pure host functions: the cpu tier tests them.
+// and row strides, and loads rows that straddle 128-byte lines slower (L2 serves each row
+// in two pieces; docs/gemm.md). So an operand whose stride TMA cannot take is copied to
+// scratch with a row pitch that is a multiple of 128 bytes before the kernel (a C that TMA
+// cannot store is written to scratch and copied back after), and straddling inputs may be
+// copied too, where the planner finds the copies cheaper than the slower loads of the
+// configuration it weighs (plan.cc). Pure host functions: the cpu tier tests them.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -28,8 +28,14 @@ struct OperandCopies {
   std::string describe() const;  // "A and B copied to a 128-byte pitch (...)", or empty
 };
 
-// The copies worth making (or needed) for problem p.
-OperandCopies choose_operand_copies(const GemmProblem& p);
+// The copies p needs: operands TMA cannot describe.
+OperandCopies required_copies(const GemmProblem& p);
+// Those, and every A or B whose rows straddle 128-byte lines (nothing more where none do).
+OperandCopies straddle_copies(const GemmProblem& p);
+// Whether p's A or B rows straddle 128-byte lines (as given, or after `copies`).
+bool straddles(const GemmProblem& p);
+// Bytes the copies read and write (each copied byte is read once and written once).
+std::size_t moved_bytes(const OperandCopies& copies);
 
 // p as the kernel sees it once the copies are made: the copied operands at the given
 // scratch addresses (for planning, any 16-byte aligned placeholder) with their pitches.

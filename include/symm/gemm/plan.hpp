@@ -31,6 +31,9 @@ struct GemmOptions {
   // Ping-pong kernels (config.hpp): -1 where the model prefers them (default); 0 never
   // (callers whose epilogue hooks expect both consumers on every tile); 1 only those.
   int pingpong = -1;
+  // 2-block cluster kernels (config.hpp): -1 where the model prefers them (default); 0 never
+  // (fused kernels, which launch the GEMM blocks without clusters); 1 only those.
+  int clusters = -1;
   // Let the WGMMA plan read (or write) operands through 128-byte-pitched scratch copies
   // (operand_copies.hpp); false: plan the problem as given (fused kernels, which launch the
   // GEMM blocks themselves and make no copies).
@@ -39,7 +42,7 @@ struct GemmOptions {
   bool verbose = false;                // say which kernel runs and why (stderr)
 
   // Defaults overridden by SYMM_GEMM_CONFIG, SYMM_GEMM_SMS, SYMM_GEMM_GSIZE_M,
-  // SYMM_GEMM_SPLITS, SYMM_GEMM_STREAM_K, SYMM_GEMM_PINGPONG, SYMM_GEMM_OPERAND_COPIES,
+  // SYMM_GEMM_SPLITS, SYMM_GEMM_STREAM_K, SYMM_GEMM_PINGPONG, SYMM_GEMM_CLUSTERS, SYMM_GEMM_OPERAND_COPIES,
   // SYMM_GEMM_FORCE_FALLBACK and SYMM_GEMM_VERBOSE.
   static GemmOptions from_env();
 };

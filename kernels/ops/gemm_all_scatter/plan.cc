@@ -159,6 +159,7 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
   go.gsize_m = o.gsize_m;
   go.k_splits = fused ? 1 : 0;
   go.pingpong = fused ? 0 : -1;
+  go.clusters = fused ? 0 : -1;  // the fused kernels launch their GEMM blocks without clusters
   go.operand_copies = !fused;  // the fused kernels read A and B and write C in place
   gemm::DeviceLimits limits;
   limits.sm_count = sm_count;

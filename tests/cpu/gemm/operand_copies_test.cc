@@ -2,6 +2,8 @@
 // workspace they take (operand_copies.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "fake_problem.hpp"
 #include "symm/gemm/plan.hpp"
 
@@ -16,10 +18,15 @@ TEST(OperandCopies, NoneWhereRowsAreWholeLines) {
   EXPECT_EQ(workspace_bytes(plan), 0u);
 }
 
-// K = 4104: rows of 8208 bytes straddle 128-byte lines (0.64x measured); the GEMM is big
-// enough for the copies to pay, so both inputs go through scratch at an 8320-byte pitch.
+// K = 4104: rows of 8208 bytes straddle 128-byte lines. A configuration with a block per
+// tile loads them 1.6x slower, so for it both inputs go through scratch at an 8320-byte
+// pitch (the GEMM is big enough to pay for the copies); a 2-block cluster loses 1.2x and
+// reads them in place. The heuristic weighs both ways.
 TEST(OperandCopies, StraddlingRowsAreCopiedWhereTheyPay) {
-  const Plan plan = make_plan(problem(6144, 3456, 4104), {}, DeviceLimits{});
+  const GemmProblem p = problem(6144, 3456, 4104);
+  GemmOptions single;
+  single.config = KernelConfig{128, 256, 64, 4};
+  const Plan plan = make_plan(p, single, DeviceLimits{});
   ASSERT_EQ(plan.kind, KernelKind::wgmma);
   EXPECT_EQ(plan.copies.a.rows, 6144);
   EXPECT_EQ(plan.copies.a.row_bytes, 8208);
@@ -32,8 +39,18 @@ TEST(OperandCopies, StraddlingRowsAreCopiedWhereTheyPay) {
   EXPECT_EQ(ws.copy_b_offset(), ws.copy_a_offset() + 6144u * 8320u);
   EXPECT_EQ(ws.copy_b_offset() % 256, 0u);
   EXPECT_EQ(ws.total(), ws.copy_c_offset());
+  GemmOptions pair = single;
+  pair.config = KernelConfig{128, 256, 64, 4, Schedule::cooperative, 2};
+  EXPECT_FALSE(make_plan(p, pair, DeviceLimits{}).copies.any());
+  // The tuner's candidates include a cluster reading in place; without clusters, copies.
+  const auto candidates = candidate_plans(p, {}, DeviceLimits{}, 4);
+  EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(),
+                          [](const Plan& c) { return c.config.cluster_m > 1 && !c.copies.any(); }));
+  GemmOptions no_clusters;
+  no_clusters.clusters = 0;
+  EXPECT_TRUE(make_plan(p, no_clusters, DeviceLimits{}).copies.any());
   // Small: copying costs more than straddling loses.
-  EXPECT_FALSE(make_plan(problem(1000, 1000, 1000), {}, DeviceLimits{}).copies.any());
+  EXPECT_FALSE(make_plan(problem(1000, 1000, 1000), single, DeviceLimits{}).copies.any());
 }
 
 // Rows TMA cannot take at all (not 16-byte aligned): copies, not the mma.sync fallback.

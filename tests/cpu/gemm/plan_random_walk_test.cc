@@ -76,6 +76,7 @@ GemmOptions random_options(Draw& r, const GemmProblem& p, const DeviceLimits& d)
   o.k_splits = r.pick({0, 0, 0, 1, 2, 3, 7, 16, k_iters, k_iters + 1, 1000, 100000});
   o.stream_k = r.uniform(-1, 1);
   o.pingpong = r.uniform(-1, 1);
+  o.clusters = r.uniform(-1, 1);
   o.force_fallback = r.one_in(8);
   if (r.one_in(3)) {
     std::vector<KernelConfig> configs(kWgmmaConfigs.begin(), kWgmmaConfigs.end());
@@ -83,11 +84,12 @@ GemmOptions random_options(Draw& r, const GemmProblem& p, const DeviceLimits& d)
     o.config = configs[r.uniform(0, int(configs.size()) - 1)];
   }
   if (r.one_in(40)) {  // out of range
-    switch (r.uniform(0, 4)) {
+    switch (r.uniform(0, 5)) {
       case 0: o.num_blocks = -1; break;
       case 1: o.gsize_m = 0; break;
       case 2: o.k_splits = -3; break;
       case 3: o.stream_k = 2; break;
+      case 4: o.clusters = -7; break;
       default: o.pingpong = 5; break;
     }
   }
@@ -103,6 +105,7 @@ std::string describe_case(int i, const GemmProblem& p, const GemmOptions& o, con
     << d.cc_minor << " with " << d.sm_count << " SMs, " << d.max_smem_per_block << " B smem; config="
     << (o.config ? to_string(*o.config) : "-") << " num_blocks=" << o.num_blocks << " gsize_m=" << o.gsize_m
     << " k_splits=" << o.k_splits << " stream_k=" << o.stream_k << " pingpong=" << o.pingpong
+    << " clusters=" << o.clusters
     << " force_fallback=" << o.force_fallback;
   return s.str();
 }
@@ -138,7 +141,7 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
     if (s.tiles_m > 65535 || s.k_splits > 65535) return "fallback grid over CUDA's limits";
     if (std::int64_t(plan.num_blocks) != std::int64_t(s.num_tiles()) * s.k_splits) return "grid is not tiles x splits";
     if (plan.copies.any()) return "operand copies planned for the fallback";
-    const OperandCopies possible = choose_operand_copies(p);
+    const OperandCopies possible = required_copies(p);
     if (!o.force_fallback && tma_incompatibility(with_copies(p, possible, scratch, scratch, scratch)).empty() &&
         d.cc_major == 9 && d.cc_minor == 0)
       return "fallback where WGMMA could run (through operand copies if need be)";
@@ -150,6 +153,7 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
   if (auto why = can_implement(c, launched, d); !why.empty()) return "WGMMA plan it cannot run: " + why;
   if (o.config && c != *o.config) return "configuration given but not used";
   if (o.pingpong != -1 && c.pingpong() != (o.pingpong == 1)) return "ping-pong option not followed";
+  if (o.clusters != -1 && (c.cluster_m > 1) != (o.clusters == 1)) return "clusters option not followed";
   if (c.whole_tiles_only() && (s.k_splits > 1 || s.stream_k()))
     return "ping-pong or cluster kernel with split or stream-K work";
   if (plan.num_blocks < 1 || plan.num_blocks > d.sm_count) return "grid outside [1, SMs]";
@@ -170,7 +174,7 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
 
 TEST(GemmPlanRandomWalk, EveryPlanRunsOrIsRefusedNamingTheKnob) {
   Draw r;
-  int planned = 0, refused = 0, fallback = 0, split = 0, stream_k = 0, pingpong = 0, single = 0;
+  int planned = 0, refused = 0, fallback = 0, split = 0, stream_k = 0, pingpong = 0, clusters = 0, single = 0;
   for (int i = 0; i < 10000; ++i) {
     const GemmProblem p = random_problem(r);
     const DeviceLimits d = random_device(r);
@@ -183,6 +187,7 @@ TEST(GemmPlanRandomWalk, EveryPlanRunsOrIsRefusedNamingTheKnob) {
       split += plan.sched.k_splits > 1;
       stream_k += plan.sched.stream_k();
       pingpong += plan.config.pingpong();
+      clusters += plan.kind == KernelKind::wgmma && plan.config.cluster_m > 1;
       single += plan.kind == KernelKind::wgmma && plan.num_blocks == 1;
       const std::string why = invalidity(p, o, d, plan);
       ASSERT_EQ(why, "") << where << "\n" << describe(p, plan);
@@ -193,10 +198,10 @@ TEST(GemmPlanRandomWalk, EveryPlanRunsOrIsRefusedNamingTheKnob) {
       ASSERT_TRUE(o.config || !validate(o).empty()) << where << "\nrefused options that force nothing: " << what;
     }
   }
-  std::printf("%d planned (%d fallback, %d split-K, %d stream-K, %d ping-pong, %d on one block), %d refused\n",
-              planned, fallback, split, stream_k, pingpong, single, refused);
+  std::printf("%d planned (%d fallback, %d split-K, %d stream-K, %d ping-pong, %d clusters, %d on one block), "
+              "%d refused\n", planned, fallback, split, stream_k, pingpong, clusters, single, refused);
   // The walk reaches every kind of plan and refusal.
-  for (int count : {fallback, split, stream_k, pingpong, single, refused}) EXPECT_GT(count, 20);
+  for (int count : {fallback, split, stream_k, pingpong, clusters, single, refused}) EXPECT_GT(count, 20);
 }
 
 // SYMM_GEMM_SMS=1 failed at launch (cudaErrorInvalidValue): a 2-block-cluster plan rounded
