@@ -200,9 +200,6 @@ std::string validate(const GemmOptions& o) {
   if (o.clusters < -1 || o.clusters > 1)
     return fmt::format("clusters (SYMM_GEMM_CLUSTERS) is {}; give -1 (heuristic), 0 (never) or 1 (only)",
                        o.clusters);
-  if (o.pingpong == 1 && o.clusters == 1)
-    return "pingpong=1 (SYMM_GEMM_PINGPONG) and clusters=1 (SYMM_GEMM_CLUSTERS) exclude each other: the "
-           "cluster kernels are cooperative; drop one";
   if (o.clusters == 1 && o.num_blocks == 1)
     return "clusters=1 (SYMM_GEMM_CLUSTERS) runs blocks in pairs: num_blocks=1 (SYMM_GEMM_SMS) is too few; "
            "give 2 or more, or 0 for every SM";

@@ -10,10 +10,11 @@
 //                consumer's epilogue runs while the other's wgmmas keep the tensor cores
 //                busy (where K is short, the epilogue is a large share of a tile's time).
 //                Whole tiles only: no split-K or stream-K.
-// A cooperative configuration may run its blocks in clusters of CLUSTER_M = 2 along M:
+// A configuration may run its blocks in clusters of CLUSTER_M = 2 along M:
 // the two blocks compute vertically adjacent tiles, which read the same B tile, and each
 // loads half of that tile by TMA multicast into both blocks' shared memory, so L2 serves
-// B once per pair. The scheduler's unit is then the pair's (2 BLK_M, BLK_N) tile. Whole
+// B once per pair. The scheduler's unit is then the pair's (2 BLK_M, BLK_N) tile; both
+// blocks walk the same units, so (ping-pong) the same consumer takes a unit in both. Whole
 // tiles only, like ping-pong.
 #include <array>
 #include <cstdint>
@@ -94,8 +95,7 @@ struct TileConfig {
   // leave it about 70 of its 232 registers, enough without spills (ptxas -Werror checks).
   static_assert(WG_M / 64 * BLK_N / 2 <= 160, "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");
-  static_assert(CLUSTER == 1 || (CLUSTER == 2 && !PINGPONG),
-                "clusters: 2 blocks along M, cooperative consumers");
+  static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters: 2 blocks along M");
   static_assert(B_PART_ROWS % 8 == 0, "each block's part of B is whole 8-row swizzle atoms");
   static_assert(SMEM_BYTES <= kSm90MaxSmemPerBlock, "shared memory over the sm_90 limit");
 };
@@ -109,6 +109,7 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 192, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
+                                TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,
                                 TileConfig<64, 128, 64, 8, Schedule::pingpong>,
                                 TileConfig<64, 256, 64, 4, Schedule::pingpong>,
                                 TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,

@@ -33,7 +33,7 @@ class Gemm {
   // each on `stream` (it writes C): the way cuBLAS users pick among cublasLt's candidates.
   // The choice is kept in the plan cache (plan_cache.hpp, SYMM_GEMM_PLAN_CACHE): a later
   // tune of the same problem, by any process or rank, returns it without timing.
-  Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = 4, int runs = 5);
+  Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = 6, int runs = 5);
 
  private:
   void prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream);

@@ -203,7 +203,6 @@ TEST(GemmRules, OptionsOutOfRangeAreRefusedByName) {
   refused([](GemmOptions& o) { o.pingpong = 1, o.stream_k = 1; }, "SYMM_GEMM_STREAM_K");
   refused([](GemmOptions& o) { o.clusters = 2; }, "SYMM_GEMM_CLUSTERS");
   refused([](GemmOptions& o) { o.clusters = -2; }, "SYMM_GEMM_CLUSTERS");
-  refused([](GemmOptions& o) { o.clusters = 1, o.pingpong = 1; }, "SYMM_GEMM_CLUSTERS");
   refused([](GemmOptions& o) { o.clusters = 1, o.k_splits = 3; }, "SYMM_GEMM_SPLITS");
 }
 
