@@ -28,11 +28,15 @@ struct Candidate {
 };
 // 2-block clusters: at parity with their tiles on whole-line rows (within the run's 2-6 %
 // spread), rated a little lower so that the tuner's few candidates keep other shapes; where
-// rows straddle lines they lose far less (straddle_slowdown).
+// rows straddle lines they lose far less (straddle_slowdown). 128x160 ping-pong, alone and
+// in clusters (cuBLASLt's fastest kernel on short K is a 128x160 tile in 2-block clusters):
+// 0.97-1.06 of cuBLASLt on K = 1792 and 4096 where 128x256 ran 0.84-0.95 (same runs,
+// bench/results/gemm/2026-12-01-clusters).
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
     {{128, 256, 64, 4, Schedule::cooperative, 2}, 0.98}, {{128, 192, 64, 4, Schedule::cooperative, 2}, 0.97},
+    {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86}};
 constexpr int kMaxSplits = 16;
 constexpr int kMinKItersPerSplit = 8;
