@@ -123,6 +123,15 @@ void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t
   ws.partials = reinterpret_cast<float*>(static_cast<char*>(workspace_) + layout.counter_bytes);
 }
 
+const OperandMaps& Gemm::operand_maps(const GemmProblem& launched, const KernelConfig& config) {
+  if (!(launched == maps_problem_) || !(config == maps_config_)) {
+    maps_ = make_operand_maps(launched, config);
+    maps_problem_ = launched;
+    maps_config_ = config;
+  }
+  return maps_;
+}
+
 Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int runs) {
   if (options_.force_fallback || options_.config) return plan(p);  // nothing to choose
   const auto plans = candidate_plans(p, options_, limits_, candidates);
@@ -178,7 +187,7 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
     detail::copy_rows(const_cast<void*>(q.a), copies.a.pitch, p.a, p.lda * in, copies.a.row_bytes, copies.a.rows, stream);
   if (copies.b.needed())
     detail::copy_rows(const_cast<void*>(q.b), copies.b.pitch, p.b, p.ldb * in, copies.b.row_bytes, copies.b.rows, stream);
-  const auto maps = make_operand_maps(q, plan.config);
+  const OperandMaps& maps = operand_maps(q, plan.config);
   params.a = maps.a;
   params.b = maps.b;
   params.c = maps.c;

@@ -12,6 +12,7 @@
 
 #include "symm/gemm/params.hpp"
 #include "symm/gemm/plan.hpp"
+#include "symm/gemm/tensor_maps.hpp"
 
 namespace symm::gemm {
 
@@ -37,6 +38,7 @@ class Gemm {
 
  private:
   void prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream);
+  const OperandMaps& operand_maps(const GemmProblem& launched, const KernelConfig& config);
 
   GemmOptions options_;
   std::uint64_t wait_timeout_ns_;  // SYMM_WAIT_TIMEOUT_MS, read once
@@ -45,6 +47,11 @@ class Gemm {
   void* workspace_ = nullptr;
   std::size_t workspace_bytes_ = 0;
   std::size_t counter_region_ = 0;  // bytes of counters known to be zero
+  // The last launch's tensor maps and what they describe: a problem run again (a layer's
+  // GEMM every step) skips encoding them, host time that shows on small problems.
+  OperandMaps maps_{};
+  GemmProblem maps_problem_;
+  KernelConfig maps_config_;
 };
 
 // Reads the current device's SM count, shared-memory limit and compute capability.

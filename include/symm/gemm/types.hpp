@@ -32,6 +32,7 @@ struct GemmProblem {
   std::int64_t ldc = 0;
   DType in_dtype = DType::bf16;   // bf16 or fp16, for A and B
   DType out_dtype = DType::bf16;  // the input type, or fp32
+  bool operator==(const GemmProblem&) const = default;
 };
 
 }  // namespace symm::gemm
