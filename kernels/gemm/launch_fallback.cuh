@@ -6,15 +6,14 @@
 #include "symm/host/cuda_check.hpp"
 #include "launch.hpp"
 #include "symm/gemm/fallback.cuh"
-#include "symm/gemm/launch.cuh"
 
 namespace symm::gemm::detail {
 
 template <class Cfg, DType IN, DType OUT, BLayout BL, bool kAligned>
 void launch_fallback_variant(const FallbackParams& params, cudaStream_t stream) {
   const auto kernel = fallback_gemm_kernel<Cfg, element_t<IN>, element_t<OUT>, BL, kAligned>;
-  allow_dynamic_smem(reinterpret_cast<const void*>(kernel), Cfg::SMEM_BYTES,
-                     "cudaFuncSetAttribute(fallback_gemm_kernel, max dynamic shared memory)");
+  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SMEM_BYTES),
+             "cudaFuncSetAttribute(fallback_gemm_kernel, max dynamic shared memory)");
   const dim3 grid(unsigned(ceil_div(params.n, Cfg::BLK_N)), unsigned(ceil_div(params.m, Cfg::BLK_M)),
                   unsigned(params.k_splits));
   if (grid.y > 65535)

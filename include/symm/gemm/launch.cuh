@@ -9,11 +9,8 @@
 //   });
 #include <cuda_runtime.h>
 
-#include <mutex>
-#include <set>
 #include <string>
 #include <tuple>
-#include <utility>
 
 #include "symm/common/error.hpp"
 #include "symm/gemm/config.hpp"
@@ -37,19 +34,6 @@ bool with_config(const KernelConfig& c, F&& f) {
   return found;
 }
 
-// Raises `kernel`'s dynamic shared-memory limit to `bytes` once per kernel and device: the
-// attribute stays set, and the call costs host time on every launch of a small problem.
-inline void allow_dynamic_smem(const void* kernel, int bytes, const char* what) {
-  static std::mutex mutex;
-  static std::set<std::pair<const void*, int>> done;  // (kernel, device)
-  int device = 0;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-  const std::lock_guard lock(mutex);
-  if (done.contains({kernel, device})) return;
-  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes), what);
-  done.insert({kernel, device});
-}
-
 // A launch of `grid` blocks of a kernel with Cfg's block size, shared memory and cluster
 // size (grid a multiple of it); `Kernel` is the kernel's function pointer type.
 template <class Cfg, class Kernel>
@@ -59,8 +43,9 @@ struct GridLaunch {
   cudaLaunchAttribute cluster{};
 
   GridLaunch(Kernel k, int grid, cudaStream_t stream) : kernel(k) {
-    allow_dynamic_smem(reinterpret_cast<const void*>(kernel), Cfg::SMEM_BYTES,
-                       "cudaFuncSetAttribute(max dynamic shared memory)");
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    Cfg::SMEM_BYTES),
+               "cudaFuncSetAttribute(max dynamic shared memory)");
     config.gridDim = dim3(unsigned(grid));
     config.blockDim = dim3(Cfg::THREADS);
     config.dynamicSmemBytes = Cfg::SMEM_BYTES;
