@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstring>
+#include <exception>
 
 #include "heap_mapping.hpp"
 #include "symm/host/cuda_check.hpp"
@@ -87,11 +88,18 @@ Heap::Heap(Team& team, int device, std::size_t bytes, HeapTransport transport)
 Heap::~Heap() {
   // Every stream may still be using the heap, and every peer may still be using ours.
   warn_on_cuda_error(cudaDeviceSynchronize(), "cudaDeviceSynchronize(heap teardown)");
-  try {
-    team_.barrier();
-  } catch (const std::exception& e) {
-    log::warn(fmt::format("symmetric heap teardown: the ranks did not meet ({}); unmapping anyway",
-                          e.what()));
+  // Unwinding from an error: the peers are rarely at a barrier, and meeting them would hold
+  // this rank's report back for the barrier's whole time limit (two minutes). The job is
+  // ending; peers that still read this heap see their own errors.
+  if (std::uncaught_exceptions() > 0) {
+    log::warn("symmetric heap teardown while an error unwinds: not waiting for the other ranks");
+  } else {
+    try {
+      team_.barrier();
+    } catch (const std::exception& e) {
+      log::warn(fmt::format("symmetric heap teardown: the ranks did not meet ({}); unmapping anyway",
+                            e.what()));
+    }
   }
   warn_on_cuda_error(cudaFree(device_bases_), "cudaFree(heap base table)");
 }

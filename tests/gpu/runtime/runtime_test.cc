@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <numeric>
 #include <random>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpu_ranks.hpp"
@@ -215,6 +217,22 @@ TEST(SYMM_SUITE(Runtime), SymmetricAllocationReleaseAndErrors) {
 TEST(SYMM_SUITE(Runtime), DoBenchWithCudaEventsAndRunInfo) {
   SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
   EXPECT_EQ(run_on_ranks(2, check_do_bench), 0);
+}
+
+// A rank that fails with its heap alive is reported at once: its heap's teardown does not
+// wait for a peer that is busy elsewhere (it waited for the team barrier's time limit, or
+// until the peer's own teardown: here 60 s).
+TEST(SYMM_SUITE(Runtime), AFailingRankIsReportedWithoutWaitingForItsPeers) {
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
+  const auto start = std::chrono::steady_clock::now();
+  const int code = run_on_ranks(2, [](Team& team) {
+    Runtime rt = make_runtime(team, 16 * kMiB);
+    if (team.rank() == 1) throw Error("deliberate failure on rank 1, its heap alive");
+    std::this_thread::sleep_for(std::chrono::seconds(60));  // rank 0: busy, at no barrier
+  });
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_NE(code, 0);
+  EXPECT_LT(seconds, 30) << "the job took " << seconds << " s to end after rank 1 failed";
 }
 
 // One rank: a rank sharing the GPU would stretch the timed kernels.
