@@ -33,7 +33,7 @@ struct PersistentGemm {
 
   // Warpgroup wg's part of the tile of unit w in block `rank` of its cluster.
   __device__ static TileInfo tile_info(const WgmmaParams& p, const WorkUnit& w, int rank, int wg, int t) {
-    const int tile_m = w.tile_m * Cfg::CLUSTER_M + rank;
+    const int tile_m = cluster_row_tile(w.tile_m, Cfg::CLUSTER_M, rank);
     const int row0 = tile_m * Cfg::BLK_M + wg * Cfg::WG_ROW_STRIDE, col0 = w.tile_n * Cfg::BLK_N;
     const int rows = p.m - row0 < Cfg::WG_M ? p.m - row0 : Cfg::WG_M;
     const int cols = p.n - col0 < Cfg::BLK_N ? p.n - col0 : Cfg::BLK_N;

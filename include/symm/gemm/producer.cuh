@@ -63,7 +63,8 @@ struct TmaProducer {
     // tile of A instead of boxes wholly outside it, and store nothing (persistent_gemm.cuh).
     const int last_a_tile = int(ceil_div(p.m, Cfg::BLK_M)) - 1;
     while (p.sched.next(cursor, workers, w)) {
-      const int a_tile = Cfg::CLUSTER_M > 1 ? min_int(w.tile_m * Cfg::CLUSTER_M + rank, last_a_tile) : w.tile_m;
+      const int a_tile =
+          Cfg::CLUSTER_M > 1 ? min_int(cluster_row_tile(w.tile_m, Cfg::CLUSTER_M, rank), last_a_tile) : w.tile_m;
       for (int kb = w.k_begin; kb < w.k_end; ++kb) {
         ptx::mbarrier_wait_bounded(&s.empty[pos.stage], pos.phase ^ 1, p.wait_timeout_ns);
         ptx::mbarrier_arrive_expect_tx(&s.full[pos.stage], STAGE_BYTES);

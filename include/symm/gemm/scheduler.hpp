@@ -27,6 +27,13 @@ namespace symm::gemm {
 SYMM_GEMM_HD constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 SYMM_GEMM_HD constexpr int min_int(int a, int b) { return a < b ? a : b; }
 
+// The row tile that block `rank` of a cluster computes in a unit of unit row `unit_row`:
+// a unit is the cluster's tiles stacked along M (config.hpp), so the tile rows of the
+// blocks follow each other.
+SYMM_GEMM_HD constexpr int cluster_row_tile(int unit_row, int cluster_m, int rank) {
+  return unit_row * cluster_m + rank;
+}
+
 struct WorkUnit {
   int tile;            // output tile id in grouped order (flag index for fused kernels)
   int tile_m, tile_n;  // tile coordinates: rows [tile_m * BLK_M, ...), columns [tile_n * BLK_N, ...)

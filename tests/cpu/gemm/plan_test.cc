@@ -86,6 +86,43 @@ TEST(GemmScheduler, TilesCoverEveryElementOfCOnce) {
   }
 }
 
+// Cluster plans: every unit's blocks (cluster_row_tile) cover every element of C once; the
+// only tiles left over lie wholly past M (a pair's upper tile where the tile rows are odd).
+TEST(GemmScheduler, ClusterTilesCoverEveryElementOfCOnce) {
+  int checked = 0;
+  for (const KernelConfig& config : kWgmmaConfigs) {
+    if (config.cluster_m == 1) continue;
+    for (const auto& [m, n] : {std::pair{1000, 700}, {640, 512}, {129, 257}, {777, 4104}, {4096, 4096}}) {
+      GemmOptions o;
+      o.config = config;
+      o.num_blocks = 10;
+      const Plan plan = make_plan(problem(m, n, 256), o, DeviceLimits{});
+      ASSERT_EQ(plan.config, config);
+      const TileScheduler& s = plan.sched;
+      const int workers = plan.num_blocks / config.cluster_m;
+      std::vector<int> hits(std::size_t(m) * n, 0);
+      for (int worker = 0; worker < workers; ++worker) {
+        WorkCursor cursor = s.first(worker, workers);
+        WorkUnit w;
+        while (s.next(cursor, workers, w))
+          for (int rank = 0; rank < config.cluster_m; ++rank) {
+            const int row0 = cluster_row_tile(w.tile_m, config.cluster_m, rank) * config.blk_m;
+            EXPECT_LT(row0, ceil_div(m, config.unit_rows()) * config.unit_rows());
+            for (int r = row0; r < std::min(m, row0 + config.blk_m); ++r)
+              for (int c = w.tile_n * config.blk_n; c < std::min(n, (w.tile_n + 1) * config.blk_n); ++c)
+                ++hits[std::size_t(r) * n + c];
+          }
+      }
+      const auto wrong = std::find_if(hits.begin(), hits.end(), [](int h) { return h != 1; });
+      EXPECT_EQ(wrong, hits.end()) << to_string(config) << " on " << m << " x " << n << ": element "
+                                   << (wrong - hits.begin()) << " covered " << (wrong == hits.end() ? 1 : *wrong)
+                                   << " times";
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0) << "no cluster configuration is built";
+}
+
 // Every (tile, K iteration) of the problem, as the workers' unit lists cover it.
 std::vector<std::vector<int>> coverage(const TileScheduler& s, int workers) {
   std::vector<std::vector<int>> hits(s.num_tiles(), std::vector<int>(s.k_iters, 0));
