@@ -1,6 +1,7 @@
 // Names of kernel configurations, as the CLI and SYMM_GEMM_CONFIG spell them.
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstdio>
 
 #include "symm/gemm/config.hpp"
@@ -29,7 +30,8 @@ bool parse_config(const std::string& text, KernelConfig& out) {
   if (used < int(shape.size())) {
     int more = 0;
     const std::string cluster = shape.substr(std::size_t(used));
-    if (std::sscanf(cluster.c_str(), "c%d%n", &c.cluster_m, &more) != 1 || more != int(cluster.size()) ||
+    if (cluster.size() < 2 || !std::isdigit(static_cast<unsigned char>(cluster[1])) ||
+        std::sscanf(cluster.c_str(), "c%d%n", &c.cluster_m, &more) != 1 || more != int(cluster.size()) ||
         c.cluster_m < 2)
       return false;
   }

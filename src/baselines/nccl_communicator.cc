@@ -6,16 +6,10 @@
 #include <span>
 
 #include "nccl_check.hpp"
+#include "symm/common/error.hpp"
 #include "symm/host/team.hpp"
 
 namespace symm::baselines {
-
-namespace {
-
-// Whether a destructor runs because an exception is unwinding through its owner's scope.
-bool unwinding_since(int exceptions_at_start) { return std::uncaught_exceptions() > exceptions_at_start; }
-
-}  // namespace
 
 NcclCommunicator::NcclCommunicator(Team& team, ncclConfig_t config)
     : exceptions_at_start_(std::uncaught_exceptions()) {

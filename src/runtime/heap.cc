@@ -5,9 +5,9 @@
 
 #include <bit>
 #include <cstring>
-#include <exception>
 
 #include "heap_mapping.hpp"
+#include "symm/common/error.hpp"
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/log.hpp"
 #include "symm/host/settings.hpp"
@@ -70,7 +70,8 @@ Heap::Heap(Team& team, int device, std::size_t bytes, HeapTransport transport)
       bases_(mapping_->bases().begin(), mapping_->bases().end()),
       base_alignment_(common_alignment(bases_)),
       allocator_(mapping_->size()),
-      check_every_(settings::heap_check_every()) {
+      check_every_(settings::heap_check_every()),
+      exceptions_at_start_(std::uncaught_exceptions()) {
   try {
     // Zeroed, so flags and counters placed on the heap start from a known state.
     SYMM_CUDA_CHECK(cudaMemset(base(), 0, size()));
@@ -91,7 +92,7 @@ Heap::~Heap() {
   // Unwinding from an error: the peers are rarely at a barrier, and meeting them would hold
   // this rank's report back for the barrier's whole time limit (two minutes). The job is
   // ending; peers that still read this heap see their own errors.
-  if (std::uncaught_exceptions() > 0) {
+  if (unwinding_since(exceptions_at_start_)) {
     log::warn("symmetric heap teardown while an error unwinds: not waiting for the other ranks");
   } else {
     try {

@@ -1,6 +1,7 @@
 #pragma once
 // Errors carry context: which rank, which call, the CUDA/driver/system message, and
 // what the user can do about it. Library code throws symm::Error; it never exit()s.
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -16,5 +17,10 @@ class TimeoutError : public Error {
  public:
   using Error::Error;
 };
+
+// Whether a destructor runs because an exception is unwinding through its owner's scope:
+// its owner recorded std::uncaught_exceptions() when constructed. Collective teardowns
+// skip meeting their peers then (the peers of a failing rank may be anywhere).
+inline bool unwinding_since(int exceptions_at_start) { return std::uncaught_exceptions() > exceptions_at_start; }
 
 }  // namespace symm

@@ -97,7 +97,9 @@ struct PersistentGemm {
       consume(p, hook, s, warpgroup - 1, worker, workers, rank);
     }
     // The other block's producer writes into this block's stages and its consumers arrive
-    // on this block's barriers until its last unit: stay until both are done.
+    // on this block's barriers until its last unit: stay until both are done. Bounded
+    // through the producers: a block that never gets here is held by a stage its producer
+    // waits for, and that wait traps, ending the grid.
     if constexpr (Cfg::CLUSTER_M > 1) Smem::sync_cluster();
   }
 };

@@ -131,6 +131,7 @@ class Heap {
   std::size_t base_alignment_ = 0;  // largest power of two dividing every base
   HeapAllocator allocator_;
   std::uint64_t check_every_;
+  int exceptions_at_start_;  // std::uncaught_exceptions() when constructed
 };
 
 // Releases, on leaving the scope, everything allocated on `heap` inside it.

@@ -125,6 +125,7 @@ TEST(RefusedSetting, SymmBenchAndTheGemmProgramsRefuseEachBadVariable) {
       {bench, mnk, "SYMM_GEMM_GSIZE_M", {"SYMM_GEMM_GSIZE_M=0"}},
       {bench, mnk, "SYMM_GEMM_SPLITS", {"SYMM_GEMM_SPLITS=-3"}},
       {bench, mnk, "SYMM_GEMM_OPERAND_COPIES=2 is not valid", {"SYMM_GEMM_OPERAND_COPIES=2"}},
+      {bench, mnk, "clusters (SYMM_GEMM_CLUSTERS) is 5", {"SYMM_GEMM_CLUSTERS=5"}},
       {p10, {}, "SYMM_GEMM_CONFIG", {"SYMM_GEMM_CONFIG=zzz"}},
       {p10, {}, "SYMM_GEMM_STREAM_K", {"SYMM_GEMM_STREAM_K=7"}},
       {p10, {}, "SYMM_RANK_TIMEOUT_S='-1' is not valid", {"SYMM_RANK_TIMEOUT_S=-1"}},

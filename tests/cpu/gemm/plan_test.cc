@@ -31,7 +31,7 @@ TEST(GemmConfig, NamesRoundTrip) {
   EXPECT_FALSE(parse_config("128x256x64s4x", ignored));
   EXPECT_EQ(to_string(KernelConfig{128, 256, 64, 4, Schedule::cooperative, 2}), "128x256x64s4c2");
   for (const char* bad : {"", "-pingpong", "128x128x64s6-ping", "128x128x64s6-pingpongx", "x-pingpong",
-                          "128x256x64s4c", "128x256x64s4c1", "128x256x64s4c0", "128x256x64s4c2x", "128x256x64s4c-2"})
+                          "128x256x64s4c", "128x256x64s4c1", "128x256x64s4c0", "128x256x64s4c2x", "128x256x64s4c-2", "128x256x64s4c 2", "128x256x64s4c+2"})
     EXPECT_FALSE(parse_config(bad, ignored)) << bad;
 }
 

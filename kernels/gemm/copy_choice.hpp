@@ -1,0 +1,31 @@
+#pragma once
+// The ways a WGMMA plan may read a problem whose A or B rows straddle 128-byte lines: in
+// place, loading them slower, or through 128-byte-pitched copies (operand_copies.hpp),
+// paying for the copies; weighed per configuration by the planner (plan.cc).
+#include <cstddef>
+#include <vector>
+
+#include "symm/gemm/plan.hpp"
+
+namespace symm::gemm::detail {
+
+// One way to read p: through the copies it needs, or through those and copies of the
+// straddling inputs. `launched`: p as the kernel sees it; `extra_bytes` and
+// `extra_launches`: the copies beyond the needed ones.
+struct CopyChoice {
+  OperandCopies copies;
+  GemmProblem launched;
+  bool straddled = false;
+  std::size_t extra_bytes = 0;
+  int extra_launches = 0;
+};
+
+// The ways a WGMMA plan may read p; the first takes the needed copies only (none where
+// copies are not allowed or no WGMMA runs).
+std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d);
+
+// predicted_cost of running s with config c on the problem as `choice` reads it, times the
+// slower loads of straddling rows, or 1 + the extra copies' time over the GEMM's.
+double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks);
+
+}  // namespace symm::gemm::detail
