@@ -163,7 +163,8 @@ TEST(GemmSplitK, HeuristicSpreadsSkinnyShard) {
 
 // Operands TMA cannot take (odd strides, a C block at an odd column) run WGMMA through
 // 128-byte-pitched scratch copies, C copied back into its block only; rows that straddle
-// 128-byte lines are copied where the model says it pays (K = 4104).
+// 128-byte lines (K = 4104) are copied where the model says it pays: with a block per tile
+// (a 2-block cluster reads them in place, so the configuration is forced).
 TEST(GemmCopies, UnalignedAndStraddlingOperandsMatchCublas) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
@@ -174,8 +175,11 @@ TEST(GemmCopies, UnalignedAndStraddlingOperandsMatchCublas) {
     EXPECT_TRUE(odd.copies.a.needed() && odd.copies.b.needed() && odd.copies.c.needed());
     const Plan padded = check.run(Case{{640, 520, 776, 1}, DType::fp16, DType::fp32, l, 3}, {}, 2);
     EXPECT_TRUE(padded.copies.c.needed());
-    const Plan straddling = check.run(Case{{6144, 3456, 4104, 0}, DType::bf16, DType::bf16, l}, {});
-    EXPECT_TRUE(straddling.copies.a.needed());
+    GemmOptions block_per_tile;
+    block_per_tile.config = KernelConfig{128, 256, 64, 4};
+    const Plan straddling =
+        check.run(Case{{6144, 3456, 4104, 0}, DType::bf16, DType::bf16, l}, block_per_tile);
+    EXPECT_TRUE(straddling.copies.a.needed() && straddling.copies.b.needed());
   }
 }
 
