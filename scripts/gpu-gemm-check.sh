@@ -8,7 +8,9 @@
 # quick: the tests, then bench/gemm/quick.json (bf16, one repeat) with each fast
 # configuration forced in turn.
 # ab: the cluster tests, then each of $AB_CONFIGS (default: 128x256x64s4 and its 2-block
-# cluster) forced on every shape of the preset $AB_PRESET (default bench/gemm/clusters.json), fp16, operand copies on and off.
+# cluster) forced on every shape of the preset $AB_PRESET (default bench/gemm/clusters.json),
+# $AB_DTYPE (fp16) with B as $AB_LAYOUT (nk), under each setting of $AB_SETTINGS (default:
+# operand copies on, then off; e.g. "SYMM_GEMM_STREAM_K=0 SYMM_GEMM_STREAM_K=1").
 # presets: the newest kernels' tests, then the issue's figures: general.json (fp16 with B as
 # N x K, bf16 with B as K x N) and issue4.json, tuned and untuned.
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
@@ -145,11 +147,12 @@ if [ "$mode" = ab ]; then
   grep -E "^\[  (     OK|FAILED) \]|PASSED|FAILED|Failure" "$OUT/gemm_test.log" | head -20
   # Each configuration forced on every shape of the preset, then with operand copies off.
   for cfg in ${AB_CONFIGS:-128x256x64s4 128x256x64s4c2}; do
-    for copies in 1 0; do
-      say "A/B $cfg, operand copies $copies"
-      SYMM_GEMM_OPERAND_COPIES=$copies timeout 150 "$bin/symm-bench" gemm --preset "${AB_PRESET:-bench/gemm/clusters.json}" --dtype fp16 \
-        --repeats 2 --config "$cfg" --output "$OUT/ab-$cfg-copies$copies.json" "$@" 2>&1 |
-        tee -a "$OUT/bench.log" | grep -E "^ +[0-9]|geomean" || failed "A/B $cfg"
+    for setting in ${AB_SETTINGS:-SYMM_GEMM_OPERAND_COPIES=1 SYMM_GEMM_OPERAND_COPIES=0}; do
+      say "A/B $cfg, $setting"
+      env "$setting" timeout 150 "$bin/symm-bench" gemm --preset "${AB_PRESET:-bench/gemm/clusters.json}" \
+        --dtype "${AB_DTYPE:-fp16}" --layout "${AB_LAYOUT:-nk}" --repeats 2 --config "$cfg" \
+        --output "$OUT/ab-$cfg-${AB_DTYPE:-fp16}-${AB_LAYOUT:-nk}-${setting#SYMM_GEMM_}.json" "$@" 2>&1 |
+        tee -a "$OUT/bench.log" | grep -E "^ +[0-9]|geomean" || failed "A/B $cfg $setting"
     done
   done
   (cd "$OUT" && tar czf ab.tgz ab-*.json && rm -f ab-*.json)
