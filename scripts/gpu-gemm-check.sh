@@ -145,13 +145,14 @@ if [ "$mode" = ab ]; then
   timeout 180 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2' >"$OUT/gemm_test.log" 2>&1 ||
     failed cluster-tests
   grep -E "^\[  (     OK|FAILED) \]|PASSED|FAILED|Failure" "$OUT/gemm_test.log" | head -20
-  # Each configuration forced on every shape of the preset, then with operand copies off.
+  # Each configuration forced on every shape of the preset, under each setting.
   for cfg in ${AB_CONFIGS:-128x256x64s4 128x256x64s4c2}; do
     for setting in ${AB_SETTINGS:-SYMM_GEMM_OPERAND_COPIES=1 SYMM_GEMM_OPERAND_COPIES=0}; do
       say "A/B $cfg, $setting"
+      tag=${setting#SYMM_GEMM_}
       env "$setting" timeout 150 "$bin/symm-bench" gemm --preset "${AB_PRESET:-bench/gemm/clusters.json}" \
         --dtype "${AB_DTYPE:-fp16}" --layout "${AB_LAYOUT:-nk}" --repeats 2 --config "$cfg" \
-        --output "$OUT/ab-$cfg-${AB_DTYPE:-fp16}-${AB_LAYOUT:-nk}-${setting#SYMM_GEMM_}.json" "$@" 2>&1 |
+        --output "$OUT/ab-$cfg-${AB_DTYPE:-fp16}-${AB_LAYOUT:-nk}-${tag//=/}.json" "$@" 2>&1 |
         tee -a "$OUT/bench.log" | grep -E "^ +[0-9]|geomean" || failed "A/B $cfg $setting"
     done
   done
