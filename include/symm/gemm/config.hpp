@@ -91,9 +91,9 @@ struct TileConfig {
   static_assert(BLK_N % 16 == 0 && BLK_N >= 64 && BLK_N <= 256,
                 "wgmma N is 64..256; the epilogue's last piece is 32 or 64 bytes wide");
   static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box spans at most 256 rows");
-  // A ping-pong consumer holds a whole (128, BLK_N) tile: 160 accumulators (BLK_N = 160)
-  // leave it about 70 of its 232 registers, enough without spills (ptxas -Werror checks).
-  static_assert(WG_M / 64 * BLK_N / 2 <= 160, "accumulators must fit the consumer registers");
+  // A ping-pong consumer holds a whole (128, BLK_N) tile: 192 accumulators (BLK_N = 192)
+  // leave it 40 of its 232 registers, enough without spills (ptxas -Werror checks).
+  static_assert(WG_M / 64 * BLK_N / 2 <= 192, "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");
   static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters: 2 blocks along M");
   static_assert(B_PART_ROWS % 8 == 0, "each block's part of B is whole 8-row swizzle atoms");
@@ -110,6 +110,8 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,
+                                TileConfig<128, 192, 64, 4, Schedule::pingpong>,
+                                TileConfig<128, 192, 64, 4, Schedule::pingpong, 2>,
                                 TileConfig<64, 128, 64, 8, Schedule::pingpong>,
                                 TileConfig<64, 256, 64, 4, Schedule::pingpong>,
                                 TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,
