@@ -36,11 +36,16 @@ struct Candidate {
 // rows straddle lines they lose far less (straddle_slowdown). 128x160 ping-pong, alone and
 // in clusters (cuBLASLt's fastest kernel on short K is a 128x160 tile in 2-block clusters):
 // 0.97-1.06 of cuBLASLt on K = 1792 and 4096 where 128x256 ran 0.84-0.95 (same runs,
-// bench/results/gemm/2026-12-01-clusters).
+// bench/results/gemm/2026-12-01-clusters). 128x192 ping-pong (the widest tile whose
+// accumulators fit a consumer, and one that takes B as K x N): 1.02-1.04 of cuBLASLt on
+// 8192^3 where 128x256 ran 0.97-1.0, 0.95-0.97 on K = 1024 where every other tile ran
+// 0.85-0.92; in clusters it lifts the one wave of 777 x 4104 x 8200 from 0.46 to 0.57
+// (bench/results/gemm/2026-12-02-pingpong192-2247aac).
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
     {{128, 256, 64, 4, Schedule::cooperative, 2}, 0.98}, {{128, 192, 64, 4, Schedule::cooperative, 2}, 0.97},
+    {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86}};
 constexpr int kMaxSplits = 16;
