@@ -36,13 +36,17 @@ struct TileFlags {
   }
 };
 
-// The built WGMMA configuration the given fields name. Ping-pong ones are left out: the
-// fused kernels flag each consumer's half of a tile (gemm_all_scatter/plan.cc).
+// The configurations Iris's tile flags name: cooperative tiles of one block. Ping-pong
+// tiles (the plan's choice for the push variants, never the flag variants') and 2-block
+// clusters (the plain GEMM's only) would make the same four numbers name two kernels.
+bool named_by_tile_flags(const gemm::KernelConfig& c) { return !c.pingpong() && c.cluster_m == 1; }
+
+// The built WGMMA configuration the given fields name.
 std::string resolve_tile(const TileFlags& flags, std::optional<gemm::KernelConfig>& out) {
   if (!flags.any()) return {};
   std::vector<gemm::KernelConfig> matching;
   for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs) {
-    if (!c.pingpong() && (!flags.blk_m || c.blk_m == flags.blk_m) &&
+    if (named_by_tile_flags(c) && (!flags.blk_m || c.blk_m == flags.blk_m) &&
         (!flags.blk_n || c.blk_n == flags.blk_n) && (!flags.blk_k || c.blk_k == flags.blk_k) &&
         (!flags.stages || c.stages == flags.stages))
       matching.push_back(c);
@@ -129,7 +133,7 @@ std::string check_settings() {
 std::string built_tile_names() {
   std::string names;
   for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs)
-    if (!c.pingpong()) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
+    if (named_by_tile_flags(c)) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
   return names;
 }
 

@@ -1,11 +1,13 @@
 #pragma once
-// The tile configurations the fused kernels are built for: every cooperative (not
-// ping-pong) configuration of the GEMM, so the plan's choice and Iris's sweep shapes
-// (128x128x64, 256x128x64, 256x64x64 at 2 and 3 stages) all run fused.
+// The tile configurations the fused kernels are built for: every configuration the
+// GEMM's planner picks without clusters (cooperative and ping-pong) and Iris's sweep
+// shapes (128x128x64, 256x128x64, 256x64x64 at 2 and 3 stages). Ping-pong runs with
+// tma_push only (tiles_pingpong below).
 #include <array>
 #include <tuple>
 
 #include "symm/gemm/config.hpp"
+#include "symm/ops/gemm_all_scatter.hpp"
 
 namespace symm::ops::detail {
 
@@ -15,7 +17,18 @@ using FusedConfigs =
                gemm::TileConfig<128, 128, 64, 6>, gemm::TileConfig<128, 128, 64, 2>,
                gemm::TileConfig<128, 128, 64, 3>, gemm::TileConfig<256, 64, 64, 2>,
                gemm::TileConfig<256, 64, 64, 3>, gemm::TileConfig<256, 128, 64, 2>,
-               gemm::TileConfig<256, 128, 64, 3>>;
+               gemm::TileConfig<256, 128, 64, 3>,
+               gemm::TileConfig<128, 192, 64, 4, gemm::Schedule::pingpong>,
+               gemm::TileConfig<128, 160, 64, 5, gemm::Schedule::pingpong>,
+               gemm::TileConfig<128, 128, 64, 6, gemm::Schedule::pingpong>,
+               gemm::TileConfig<64, 256, 64, 4, gemm::Schedule::pingpong>>;
 inline constexpr auto kFusedConfigs = gemm::ConfigCatalog<FusedConfigs>::all;
+
+// Whether a fused variant may run ping-pong tiles. tma_push pushes each piece a consumer
+// stages, whoever computed the tile. The flag hooks (wg_specialization,
+// producer_consumer) publish each tile as two row halves, one per consumer; the copy
+// loop of fused_sequential does not fit beside a ping-pong consumer's 192 accumulators
+// (ptxas spills).
+constexpr bool tiles_pingpong(ScatterVariant v) { return v == ScatterVariant::tma_push; }
 
 }  // namespace symm::ops::detail

@@ -28,11 +28,15 @@ void launch_fused_typed(const FusedLaunch& f, cudaStream_t stream) {
         launch_with_hook<Cfg, In, BL>(f, TmaPushHook{{f.push.trace}, f.peer_maps}, stream);
         break;
       case ScatterVariant::fused_sequential:
-        launch_with_hook<Cfg, In, BL>(f, CopyToPeersHook{{f.push.trace}, f.push.targets}, stream);
-        break;
       case ScatterVariant::wg_specialization:
       case ScatterVariant::producer_consumer:
-        launch_with_hook<Cfg, In, BL>(f, TileFlagHook{{f.push.trace}, f.push.tile_flags}, stream);
+        if constexpr (Cfg::PINGPONG)  // the plan refuses it first (configs.hpp: tiles_pingpong)
+          throw Error("symm gemm_all_scatter: " + std::string(to_string(f.variant)) +
+                      " runs cooperative tiles only, not " + gemm::to_string(f.config));
+        else if (f.variant == ScatterVariant::fused_sequential)
+          launch_with_hook<Cfg, In, BL>(f, CopyToPeersHook{{f.push.trace}, f.push.targets}, stream);
+        else
+          launch_with_hook<Cfg, In, BL>(f, TileFlagHook{{f.push.trace}, f.push.tile_flags}, stream);
         break;
       case ScatterVariant::bulk_synchronous:
         throw Error("symm gemm_all_scatter: bulk_synchronous runs the plain GEMM, not a fused kernel");

@@ -113,11 +113,17 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
                           : "default: tma_push (the fastest variant in docs/gemm-all-scatter.md: "
                             "no comm SMs, no re-read of C)";
   const bool fused = plan.variant != ScatterVariant::bulk_synchronous;
+  const bool cooperative_only = fused && !detail::tiles_pingpong(plan.variant);
   if (fused && o.config && !fused_config(*o.config, shape.b_layout))
     throw Error(fmt::format("symm gemm_all_scatter: configuration {} is not built for the fused kernels "
                             "with B as {}; built: {}",
                             gemm::to_string(*o.config), gemm::to_string(shape.b_layout),
                             fused_config_names(shape.b_layout)));
+  if (cooperative_only && o.config && o.config->pingpong())
+    throw Error(fmt::format("symm gemm_all_scatter: {} needs a cooperative configuration (both consumer "
+                            "warpgroups on each tile); {} is ping-pong: give a cooperative one, or the "
+                            "tma_push variant",
+                            to_string(plan.variant), gemm::to_string(*o.config)));
 
   // Blocks: who computes, who pushes.
   int gemm_sms = o.gemm_sms > 0 ? o.gemm_sms : sm_count;
@@ -150,15 +156,16 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
   }
 
   // The GEMM of the local shard. Fused: whole tiles (no split-K or stream-K), so each tile
-  // is finished by the block that computed it and can be published at once, and both
-  // consumer warpgroups on each tile (the hooks flag (tile, warpgroup) parts), not ping-pong.
+  // is finished by the block that computed it and can be published at once; tma_push may
+  // run ping-pong tiles (one consumer's stores and pushes then overlap the other's
+  // wgmmas), the other fused variants cooperative ones (configs.hpp: tiles_pingpong).
   // bulk_synchronous runs the library's GEMM as planned for the shard alone.
   gemm::GemmOptions go;
   go.config = o.config;
   go.num_blocks = fused ? gemm_sms : o.gemm_sms;
   go.gsize_m = o.gsize_m;
   go.k_splits = fused ? 1 : 0;
-  go.pingpong = fused ? 0 : -1;
+  go.pingpong = cooperative_only ? 0 : -1;
   go.clusters = fused ? 0 : -1;  // the fused kernels launch their GEMM blocks without clusters
   go.operand_copies = !fused;  // the fused kernels read A and B and write C in place
   gemm::DeviceLimits limits;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,12 @@ TEST(GemmAllScatterCli, TileFlagsNameOneBuiltConfiguration) {
   EXPECT_EQ(*p.cl.op.config, (gemm::KernelConfig{256, 64, 64, 2}));
   expect_refused({"--BLK_M", "64"}, "--BLK_M 64");                  // not built
   expect_refused({"--BLK_M", "128", "--BLK_N", "128"}, "--num_stages");  // ambiguous
+  // Built also as a 2-block cluster and as ping-pong: the flags name the cooperative tile.
+  for (const char* n : {"256", "192"}) {
+    const Parsed q = parse_args({"--BLK_M", "128", "--BLK_N", n, "--BLK_K", "64", "--num_stages", "4"});
+    ASSERT_EQ(q.code, -1) << q.stderr_text;
+    EXPECT_EQ(*q.cl.op.config, (gemm::KernelConfig{128, std::atoi(n), 64, 4}));
+  }
 }
 
 TEST(GemmAllScatterCli, NumbersOutOfRangeNameTheFlagWithoutHugeBounds) {

@@ -76,7 +76,7 @@ TEST(GemmAllScatterPlan, DefaultIsTmaPushOnWholeTilesOfEverySm) {
   EXPECT_EQ(p.comm_sms, 0);
   EXPECT_EQ(p.gemm.sched.k_splits, 1);
   EXPECT_FALSE(p.gemm.sched.stream_k());
-  EXPECT_FALSE(p.config.pingpong());
+  EXPECT_EQ(p.config.cluster_m, 1);  // the fused kernels launch no clusters
   EXPECT_LE(p.gemm_sms, kH200Sms);
   EXPECT_EQ(p.tiles, (8192 + p.config.blk_m - 1) / p.config.blk_m * ((2304 + p.config.blk_n - 1) / p.config.blk_n));
   EXPECT_NE(describe(shape(8192, 4608, 36864), p).find("tma_push"), std::string::npos);
@@ -115,7 +115,9 @@ TEST(GemmAllScatterPlan, ProducerConsumerKernelsMustFitTogether) {
 
 TEST(GemmAllScatterPlan, RefusesConfigurationsNotBuiltForFusedKernels) {
   GemmAllScatterOptions o;
-  o.config = gemm::KernelConfig{128, 128, 64, 6, gemm::Schedule::pingpong};  // ping-pong: GEMM only
+  o.config = gemm::KernelConfig{64, 128, 64, 8, gemm::Schedule::pingpong};  // GEMM only
+  EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("not built for the fused kernels"), std::string::npos);
+  o.config = gemm::KernelConfig{128, 256, 64, 4, gemm::Schedule::cooperative, 2};  // clusters: GEMM only
   EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("not built for the fused kernels"), std::string::npos);
   o.config = gemm::KernelConfig{128, 144, 64, 5};  // N x K only
   EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("with B as kn"), std::string::npos);
@@ -126,6 +128,24 @@ TEST(GemmAllScatterPlan, RefusesConfigurationsNotBuiltForFusedKernels) {
                  gemm::KernelConfig{256, 128, 64, 2}}) {
     o.config = c;
     EXPECT_EQ(make_plan(shape(8192, 4608, 36864), o, 2, kH200Sms).config, c);
+  }
+}
+
+// Ping-pong tiles run fused with tma_push only (and in bulk_synchronous's plain GEMM).
+TEST(GemmAllScatterPlan, PingpongTilesOnlyWithTmaPush) {
+  const gemm::KernelConfig pingpong{128, 192, 64, 4, gemm::Schedule::pingpong};
+  for (ScatterVariant v : kScatterVariants) {
+    GemmAllScatterOptions o = with_variant(v);
+    o.config = pingpong;
+    if (v != ScatterVariant::tma_push && v != ScatterVariant::bulk_synchronous) {
+      const std::string why = refusal(shape(8192, 4608, 36864), o, 2);
+      EXPECT_NE(why.find("needs a cooperative configuration"), std::string::npos) << why;
+      EXPECT_NE(why.find("128x192x64s4-pingpong"), std::string::npos) << why;
+      o.config.reset();  // left to the planner: cooperative
+      EXPECT_FALSE(make_plan(shape(8192, 4608, 36864), o, 2, kH200Sms).config.pingpong());
+    } else {
+      EXPECT_EQ(make_plan(shape(8192, 4608, 36864), o, 2, kH200Sms).config, pingpong) << to_string(v);
+    }
   }
 }
 
@@ -154,9 +174,11 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
       EXPECT_LE(p.gemm_sms, sms);
       if (p.variant != ScatterVariant::bulk_synchronous) {
         EXPECT_EQ(p.gemm.sched.k_splits, 1);
-        EXPECT_FALSE(p.config.pingpong());
+        EXPECT_EQ(p.config.cluster_m, 1);
         EXPECT_LE(p.gemm_sms, p.tiles);
       }
+      if (p.variant != ScatterVariant::tma_push && p.variant != ScatterVariant::bulk_synchronous)
+        EXPECT_FALSE(p.config.pingpong()) << to_string(p.variant);
       if (p.variant == ScatterVariant::wg_specialization || p.variant == ScatterVariant::producer_consumer) {
         EXPECT_GE(p.comm_sms, 1);
         EXPECT_LE(p.gemm_sms + p.comm_sms, sms);

@@ -100,6 +100,31 @@ TEST(GemmAllScatter, RandomSchedulesStillDeliverEveryTile) {
   }
 }
 
+// Ping-pong tiles under tma_push: one consumer stores and pushes a whole tile while the
+// other multiplies; both layouts, the 128x160 tile (B as N x K only), three ranks on
+// ragged shards and a loopback run.
+TEST(GemmAllScatter, PingpongTilesPushEveryTile) {
+  SYMM_REQUIRE_GPUS(1);
+  const gemm::KernelConfig pingpong[] = {{128, 192, 64, 4, gemm::Schedule::pingpong},
+                                         {128, 160, 64, 5, gemm::Schedule::pingpong},
+                                         {64, 256, 64, 4, gemm::Schedule::pingpong}};
+  for (const gemm::KernelConfig& config : pingpong)
+    for (gemm::BLayout layout : {gemm::BLayout::nk, gemm::BLayout::kn}) {
+      if (!config.supports(layout)) continue;
+      const std::string what = gemm::to_string(config) + " B " + std::string(gemm::to_string(layout));
+      ScatterCase c = variant_case(ScatterVariant::tma_push, 3, 3);
+      c.shape = ragged(3, gemm::DType::fp16, layout);
+      c.options.config = config;
+      EXPECT_EQ(run_on_ranks(3, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }), 0) << what;
+      ScatterCase loop = variant_case(ScatterVariant::tma_push, 1);
+      loop.shape = ops::AllScatterShape{1000, 776, 1032, gemm::DType::bf16, layout};
+      loop.options.config = config;
+      loop.options.loopback_peers = 2;
+      EXPECT_EQ(run_on_ranks(1, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, loop); }), 0)
+          << what << ", loopback";
+    }
+}
+
 // The one-GPU proxy of the push path: a loopback buffer receives every tile too.
 TEST(GemmAllScatter, LoopbackPeersReceiveEveryTile) {
   SYMM_REQUIRE_GPUS(1);
