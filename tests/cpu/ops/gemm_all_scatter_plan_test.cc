@@ -177,8 +177,9 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
         EXPECT_EQ(p.config.cluster_m, 1);
         EXPECT_LE(p.gemm_sms, p.tiles);
       }
-      if (p.variant != ScatterVariant::tma_push && p.variant != ScatterVariant::bulk_synchronous)
+      if (p.variant != ScatterVariant::tma_push && p.variant != ScatterVariant::bulk_synchronous) {
         EXPECT_FALSE(p.config.pingpong()) << to_string(p.variant);
+      }
       if (p.variant == ScatterVariant::wg_specialization || p.variant == ScatterVariant::producer_consumer) {
         EXPECT_GE(p.comm_sms, 1);
         EXPECT_LE(p.gemm_sms + p.comm_sms, sms);
