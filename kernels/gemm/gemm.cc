@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -97,6 +98,30 @@ Gemm::Gemm(GemmOptions options)
 
 Gemm::~Gemm() {
   if (workspace_) warn_on_cuda_error(cudaFree(workspace_), "cudaFree(gemm workspace)");
+  if (wait_record_) warn_on_cuda_error(cudaFreeHost(wait_record_), "cudaFreeHost(gemm wait record)");
+}
+
+// Portable and mapped: with unified addressing its device address is the host one on
+// every GPU, so it is looked up once.
+GemmWaitRecord* Gemm::device_wait_record() {
+  if (!wait_record_) {
+    void* host = nullptr;
+    check_cuda(cudaHostAlloc(&host, sizeof(GemmWaitRecord), cudaHostAllocMapped | cudaHostAllocPortable),
+               "cudaHostAlloc(gemm wait record)");
+    std::memset(host, 0, sizeof(GemmWaitRecord));
+    wait_record_ = static_cast<GemmWaitRecord*>(host);
+    void* device = nullptr;
+    check_cuda(cudaHostGetDevicePointer(&device, host, 0), "cudaHostGetDevicePointer(gemm wait record)");
+    wait_record_device_ = static_cast<GemmWaitRecord*>(device);
+  }
+  return wait_record_device_;
+}
+
+std::string Gemm::failure_report() const {
+  if (!wait_record_) return {};
+  GemmWaitRecord r;  // the device wrote it: read it once, whole
+  std::memcpy(&r, const_cast<const void*>(static_cast<const volatile void*>(wait_record_)), sizeof r);
+  return describe(r);
 }
 
 void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream) {
@@ -162,6 +187,17 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
 }
 
 void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
+  try {
+    enqueue(p, plan, stream);
+  } catch (const Error& e) {
+    // A launch may be the first to see an earlier launch's trap: say which wait it was.
+    const std::string report = failure_report();
+    if (report.empty()) throw;
+    throw Error(std::string(e.what()) + "\n" + report);
+  }
+}
+
+void Gemm::enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   if (auto why = plan_mismatch(p, plan); !why.empty()) throw Error("symm gemm: " + why);
   if (options_.verbose) fmt::print(stderr, "{}\n", describe(p, plan));
   if (plan.kind == KernelKind::fallback) {
@@ -196,6 +232,7 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   params.m = int(p.m);
   params.n = int(p.n);
   params.wait_timeout_ns = wait_timeout_ns_;
+  params.wait_record = device_wait_record();
   detail::WgmmaLaunch launch{plan.config, plan.num_blocks, 0};
   // Split-K and stream-K blocks wait for each other: all must be resident.
   if (layout.counter_bytes > 0) launch.resident_limit = limits_.sm_count;

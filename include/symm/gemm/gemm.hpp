@@ -9,10 +9,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "symm/gemm/params.hpp"
 #include "symm/gemm/plan.hpp"
 #include "symm/gemm/tensor_maps.hpp"
+#include "symm/gemm/wait_record.hpp"
 
 namespace symm::gemm {
 
@@ -36,7 +38,14 @@ class Gemm {
   // tune of the same problem, by any process or rank, returns it without timing.
   Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = 6, int runs = 5);
 
+  // After a synchronisation failed with a launch failure: which of this Gemm's device
+  // waits outlasted SYMM_WAIT_TIMEOUT_MS and what it waited for (wait_record.hpp); empty
+  // when none did. run() appends it to an error that a launch reports.
+  std::string failure_report() const;
+
  private:
+  void enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream);
+  GemmWaitRecord* device_wait_record();
   void prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream);
   const OperandMaps& operand_maps(const GemmProblem& launched, const KernelConfig& config);
 
@@ -44,6 +53,8 @@ class Gemm {
   std::uint64_t wait_timeout_ns_;  // SYMM_WAIT_TIMEOUT_MS, read once
   DeviceLimits limits_;
   int device_ = 0;
+  GemmWaitRecord* wait_record_ = nullptr;  // host-mapped, allocated at the first WGMMA launch
+  GemmWaitRecord* wait_record_device_ = nullptr;
   void* workspace_ = nullptr;
   std::size_t workspace_bytes_ = 0;
   std::size_t counter_region_ = 0;  // bytes of counters known to be zero

@@ -7,6 +7,7 @@
 
 #include "symm/device/context.cuh"
 #include "symm/gemm/scheduler.hpp"
+#include "symm/gemm/wait_record.hpp"
 
 namespace symm::gemm {
 
@@ -29,9 +30,10 @@ struct WgmmaParams {
   int m = 0, n = 0;  // C extent, for the hook's clipped tile sizes
   // Bound on the producer's pipeline waits (which also end a kernel whose consumers wait
   // for a stage that never arrives) and on split-K arrivals; the host sets it from
-  // SYMM_WAIT_TIMEOUT_MS (device_wait_timeout_ns()). On expiry the kernel traps without
-  // printing (a printf would serialise its wgmmas).
+  // SYMM_WAIT_TIMEOUT_MS (device_wait_timeout_ns()). On expiry the kernel fills
+  // *wait_record (host-mapped; null: none) and traps (wait_record.hpp).
   std::uint64_t wait_timeout_ns = device::kDefaultWaitTimeoutMs * 1'000'000;
+  GemmWaitRecord* wait_record = nullptr;
 };
 
 struct FallbackParams {

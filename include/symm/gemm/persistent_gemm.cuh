@@ -66,8 +66,9 @@ struct PersistentGemm {
       }
       Mainloop::zero(acc);
       Mainloop::run(acc, s, pos, k_tiles, wg, t == 0, turn_over);
-      // Ping-pong plans are whole tiles (plan.cc): no fixup code in those kernels.
-      if constexpr (!Cfg::PINGPONG)
+      // Ping-pong and cluster plans are whole tiles (plan.cc): no fixup code in those
+      // kernels (it would only cost them registers).
+      if constexpr (!Cfg::PINGPONG && Cfg::CLUSTER_M == 1)
         if (!Fixup::finish(acc, p, w, wg, t, block)) continue;
       const TileInfo info = tile_info(p, w, rank, wg, t);
       if (Cfg::CLUSTER_M > 1 && info.row0 >= p.m) continue;  // a cluster's tile past M

@@ -9,6 +9,7 @@
 #include "symm/gemm/params.hpp"
 #include "symm/gemm/pipeline.cuh"
 #include "symm/gemm/types.hpp"
+#include "symm/gemm/wait_record.cuh"
 
 namespace symm::gemm {
 
@@ -54,6 +55,14 @@ struct TmaProducer {
     }
   }
 
+  // Until the consumers (of every block of the cluster) have handed back the stage at
+  // `pos`; past the wait budget, records which stage and traps.
+  __device__ static void wait_stage_free(const WgmmaParams& p, Smem& s, const RingPos<Cfg::STAGES>& pos) {
+    std::uint64_t waited_ns = 0;
+    if (!ptx::mbarrier_wait_bounded(&s.empty[pos.stage], pos.phase ^ 1, p.wait_timeout_ns, waited_ns))
+      wait_failed(p.wait_record, GemmWaitSite::stage_release, pos.stage, -1, -1, -1, waited_ns);
+  }
+
   // `worker` of `workers`: the block's cluster (the block, without clusters).
   __device__ static void run(const WgmmaParams& p, Smem& s, int worker, int workers, int rank) {
     RingPos<Cfg::STAGES> pos;
@@ -66,7 +75,7 @@ struct TmaProducer {
       const int a_tile =
           Cfg::CLUSTER_M > 1 ? min_int(cluster_row_tile(w.tile_m, Cfg::CLUSTER_M, rank), last_a_tile) : w.tile_m;
       for (int kb = w.k_begin; kb < w.k_end; ++kb) {
-        ptx::mbarrier_wait_bounded(&s.empty[pos.stage], pos.phase ^ 1, p.wait_timeout_ns);
+        wait_stage_free(p, s, pos);
         ptx::mbarrier_arrive_expect_tx(&s.full[pos.stage], STAGE_BYTES);
         load_stage(p, s, pos.stage, a_tile, w.tile_n, kb, rank);
         pos.advance();
@@ -76,7 +85,7 @@ struct TmaProducer {
     // a stage whose data never arrives (a TMA fault) ends the kernel here, through the
     // bounded wait, instead of hanging the consumers' unbounded one.
     for (int i = 0; i < Cfg::STAGES; ++i) {
-      ptx::mbarrier_wait_bounded(&s.empty[pos.stage], pos.phase ^ 1, p.wait_timeout_ns);
+      wait_stage_free(p, s, pos);
       pos.advance();
     }
   }

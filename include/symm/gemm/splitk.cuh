@@ -18,6 +18,7 @@
 
 #include "symm/device/ptx/gemm_mbarrier.cuh"
 #include "symm/gemm/params.hpp"
+#include "symm/gemm/wait_record.cuh"
 
 namespace symm::gemm {
 
@@ -55,14 +56,17 @@ struct TileFixup {
     }
   }
 
-  // Thread 0 waits until `counter` reaches `expected`, then resets it for the next launch.
-  __device__ static void wait_and_reset(int& counter, int expected, std::uint64_t timeout_ns) {
+  // Thread 0 waits until `counter` reaches `expected`, then resets it for the next launch;
+  // past the wait budget it records the tile and the count and traps (no printf: it
+  // would make ptxas serialise every wgmma, C7510).
+  __device__ static void wait_and_reset(const WgmmaParams& p, int& counter, int expected, int tile) {
     cuda::atomic_ref<int, cuda::thread_scope_device> count(counter);
     const std::uint64_t start = cuda::ptx::get_sreg_globaltimer();
-    while (count.load(cuda::memory_order_acquire) < expected) {
-      // No printf here: a call anywhere in the kernel makes ptxas serialise every wgmma
-      // (C7510). The trap surfaces as a launch failure that the host reports.
-      if (cuda::ptx::get_sreg_globaltimer() - start > timeout_ns) __trap();
+    for (int seen = count.load(cuda::memory_order_acquire); seen < expected;
+         seen = count.load(cuda::memory_order_acquire)) {
+      const std::uint64_t waited_ns = cuda::ptx::get_sreg_globaltimer() - start;
+      if (waited_ns > p.wait_timeout_ns)
+        wait_failed(p.wait_record, GemmWaitSite::partial_sums, -1, tile, seen, expected, waited_ns);
     }
     count.store(0, cuda::memory_order_relaxed);
   }
@@ -107,7 +111,7 @@ struct TileFixup {
           split ? split_slot(p, w, i, wg) : block_slot(block + 1 + i, wg);
       if (!split || i == 0) {  // split-K: one counter for all; stream-K: one flag each
         if (t == 0)
-          wait_and_reset(counters[split ? tile_counter : slot], split ? count : 1, p.wait_timeout_ns);
+          wait_and_reset(p, counters[split ? tile_counter : slot], split ? count : 1, w.tile);
         ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
       }
       add(acc, p, slot, t);

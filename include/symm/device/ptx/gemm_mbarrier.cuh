@@ -47,17 +47,19 @@ __device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t 
   }
 }
 
-// The same, bounded. The clock is read only once the first try fails, so a ready stage
-// costs nothing more.
-// Past `timeout_ns` it traps without printing: a printf anywhere in a GEMM kernel makes
-// ptxas serialise every wgmma (C7510); the host sees the launch fail at its next sync.
-__device__ __forceinline__ void mbarrier_wait_bounded(std::uint64_t* bar, std::uint32_t parity,
-                                                      std::uint64_t timeout_ns) {
-  if (cuda::ptx::mbarrier_try_wait_parity(bar, parity)) return;
+// The same, bounded: false once `timeout_ns` has passed (`waited_ns` then says how long),
+// and the caller records what it waited for and traps (gemm/wait_record.cuh; a printf
+// anywhere in a GEMM kernel would make ptxas serialise every wgmma, C7510). The clock is
+// read only once the first try fails, so a ready stage costs nothing more.
+__device__ __forceinline__ bool mbarrier_wait_bounded(std::uint64_t* bar, std::uint32_t parity,
+                                                      std::uint64_t timeout_ns, std::uint64_t& waited_ns) {
+  if (cuda::ptx::mbarrier_try_wait_parity(bar, parity)) return true;
   const std::uint64_t start = cuda::ptx::get_sreg_globaltimer();
   while (!cuda::ptx::mbarrier_try_wait_parity(bar, parity)) {
-    if (cuda::ptx::get_sreg_globaltimer() - start > timeout_ns) __trap();
+    waited_ns = cuda::ptx::get_sreg_globaltimer() - start;
+    if (waited_ns > timeout_ns) return false;
   }
+  return true;
 }
 
 // Named barrier among `threads` threads of the block (ids 1..15; 0 is __syncthreads).
