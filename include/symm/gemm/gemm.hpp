@@ -45,7 +45,6 @@ class Gemm {
 
  private:
   void enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream);
-  GemmWaitRecord* device_wait_record();
   void prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream);
   const OperandMaps& operand_maps(const GemmProblem& launched, const KernelConfig& config);
 
@@ -53,7 +52,7 @@ class Gemm {
   std::uint64_t wait_timeout_ns_;  // SYMM_WAIT_TIMEOUT_MS, read once
   DeviceLimits limits_;
   int device_ = 0;
-  GemmWaitRecord* wait_record_ = nullptr;  // host-mapped, allocated at the first WGMMA launch
+  GemmWaitRecord* wait_record_ = nullptr;  // host-mapped (wait_record.hpp)
   GemmWaitRecord* wait_record_device_ = nullptr;
   void* workspace_ = nullptr;
   std::size_t workspace_bytes_ = 0;
