@@ -10,11 +10,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "device_ops.hpp"
 #include "symm/baselines/cublaslt_gemm.hpp"
@@ -25,6 +28,7 @@
 #include "symm/host/bench.hpp"
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/cuda_resources.hpp"
+#include "symm/host/log.hpp"
 #include "symm/host/results.hpp"
 
 namespace symm::bench {
@@ -57,6 +61,29 @@ double tflops(const GemmShape& s, double ms) { return 2.0 * s.m * s.n * s.k / (m
 std::uint64_t fresh_seed() {
   return std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
 }
+
+// Prints which device wait of our kernels ran out of budget (Gemm::failure_report) when an
+// error leaves measure(): a trap surfaces at a later synchronisation, not at its launch.
+class WaitReportsOnError {
+ public:
+  WaitReportsOnError(const gemm::Gemm& ours, const std::vector<std::unique_ptr<gemm::Gemm>>& fewer)
+      : ours_(ours), fewer_(fewer), exceptions_(std::uncaught_exceptions()) {}
+  WaitReportsOnError(const WaitReportsOnError&) = delete;
+  WaitReportsOnError& operator=(const WaitReportsOnError&) = delete;
+  ~WaitReportsOnError() {
+    if (!unwinding_since(exceptions_)) return;
+    report(ours_);
+    for (const auto& g : fewer_) report(*g);
+  }
+
+ private:
+  static void report(const gemm::Gemm& g) {
+    if (const std::string r = g.failure_report(); !r.empty()) log::error(r);
+  }
+  const gemm::Gemm& ours_;
+  const std::vector<std::unique_ptr<gemm::Gemm>>& fewer_;
+  int exceptions_;
+};
 
 struct Measured {
   json row;
@@ -129,6 +156,8 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   // Both sides pick among their candidates by timing: cublasLt among its heuristic's,
   // ours among our heuristic's best few (unless --no-tune).
   gemm::Gemm ours(o.gemm);
+  std::vector<std::unique_ptr<gemm::Gemm>> fewer;
+  const WaitReportsOnError wait_reports(ours, fewer);
   const gemm::Plan heuristic = ours.plan(p);
   const gemm::Plan plan = o.tune ? ours.tune(p, stream) : heuristic;
   const baselines::CublasLtGemm lt(p, stream);
@@ -136,7 +165,6 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   std::vector<Contender> contenders;
   contenders.push_back({"ours", [&] { ours.run(p, plan, stream); }, {}, {}, {}});
   contenders.push_back({"cublaslt", [&] { lt.run(p.a, p.b, p.c, stream); }, {}, {}, {}});
-  std::vector<std::unique_ptr<gemm::Gemm>> fewer;
   std::vector<gemm::Plan> fewer_plans;
   for (int f : o.fewer_sms) {
     auto opts = o.gemm;
