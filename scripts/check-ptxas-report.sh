@@ -63,7 +63,9 @@ problems=$(grep -E "bytes spill (stores|loads)" "$log" | grep -v " 0 bytes spill
 problems+=$(grep -E "C7510|C7508|C7509|serialized" "$log" | sed 's/^/\nwgmma\/setmaxnreg: /' || true)
 checked=()
 for inst in "${instances[@]}"; do
-  if ! cut -f1 "$table" | grep -qx "$inst"; then
+  # awk reads the whole table: with pipefail, `cut | grep -q` fails at random when grep
+  # stops early and cut gets SIGPIPE (an instance then looked unreported).
+  if ! awk -F'\t' -v inst="$inst" '$1 == inst { found = 1 } END { exit !found }' "$table"; then
     [ "$mode" = --incremental ] || problems+=$'\n'"no ptxas report for instance $inst"
     continue
   fi

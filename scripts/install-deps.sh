@@ -9,8 +9,11 @@ if [ ! -x "$nvcc" ]; then
   echo "symm: the CUDA 13 toolkit is expected in /usr/local/cuda ($nvcc not found); install it first" >&2
   exit 1
 fi
-if ! "$nvcc" --version | grep -q "release 13\."; then
-  echo "symm: $nvcc is not CUDA 13 ($("$nvcc" --version | tail -1)); install the CUDA 13 toolkit" >&2
+# The version text in a variable: with pipefail, `nvcc | grep -q` could fail when grep
+# stops reading before nvcc has finished writing.
+version=$("$nvcc" --version)
+if ! grep -q "release 13\." <<<"$version"; then
+  echo "symm: $nvcc is not CUDA 13 ($(tail -1 <<<"$version")); install the CUDA 13 toolkit" >&2
   exit 1
 fi
 
