@@ -94,31 +94,15 @@ Gemm::Gemm(GemmOptions options)
   if (auto why = validate(options_); !why.empty()) throw Error("symm gemm: invalid options: " + why);
   check_cuda(cudaGetDevice(&device_), "cudaGetDevice");
   limits_ = query_device_limits(device_);
-  // Here, not at the first launch, which may be inside a stream capture (no allocations).
-  // Portable and mapped: with unified addressing its device address is the host one on
-  // every GPU.
-  void* host = nullptr;
-  check_cuda(cudaHostAlloc(&host, sizeof(GemmWaitRecord), cudaHostAllocMapped | cudaHostAllocPortable),
-             "cudaHostAlloc(gemm wait record)");
-  std::memset(host, 0, sizeof(GemmWaitRecord));
-  void* device = nullptr;
-  if (const cudaError_t e = cudaHostGetDevicePointer(&device, host, 0); e != cudaSuccess) {
-    cudaFreeHost(host);  // the destructor will not run
-    check_cuda(e, "cudaHostGetDevicePointer(gemm wait record)");
-  }
-  wait_record_ = static_cast<GemmWaitRecord*>(host);
-  wait_record_device_ = static_cast<GemmWaitRecord*>(device);
 }
 
 Gemm::~Gemm() {
   if (workspace_) warn_on_cuda_error(cudaFree(workspace_), "cudaFree(gemm workspace)");
-  if (wait_record_) warn_on_cuda_error(cudaFreeHost(wait_record_), "cudaFreeHost(gemm wait record)");
 }
 
 std::string Gemm::failure_report() const {
-  if (!wait_record_) return {};
   GemmWaitRecord r;  // the device wrote it: read it once, whole
-  std::memcpy(&r, const_cast<const void*>(static_cast<const volatile void*>(wait_record_)), sizeof r);
+  std::memcpy(&r, const_cast<const void*>(static_cast<const volatile void*>(wait_record_.host())), sizeof r);
   return describe(r);
 }
 
@@ -230,7 +214,7 @@ void Gemm::enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream) 
   params.m = int(p.m);
   params.n = int(p.n);
   params.wait_timeout_ns = wait_timeout_ns_;
-  params.wait_record = wait_record_device_;
+  params.wait_record = static_cast<GemmWaitRecord*>(wait_record_.device());
   detail::WgmmaLaunch launch{plan.config, plan.num_blocks, 0};
   // Split-K and stream-K blocks wait for each other: all must be resident.
   if (layout.counter_bytes > 0) launch.resident_limit = limits_.sm_count;

@@ -2,7 +2,20 @@
 
 #include "symm/host/cuda_check.hpp"
 
+#include <cstring>
+
 namespace symm {
+
+MappedHostBuffer::MappedHostBuffer(std::size_t bytes, const std::string& what) {
+  check_cuda(cudaHostAlloc(&host_, bytes, cudaHostAllocMapped | cudaHostAllocPortable), "cudaHostAlloc(" + what + ")");
+  std::memset(host_, 0, bytes);
+  if (const cudaError_t e = cudaHostGetDevicePointer(&device_, host_, 0); e != cudaSuccess) {
+    cudaFreeHost(host_);  // the destructor will not run
+    check_cuda(e, "cudaHostGetDevicePointer(" + what + ")");
+  }
+}
+
+MappedHostBuffer::~MappedHostBuffer() { warn_on_cuda_error(cudaFreeHost(host_), "cudaFreeHost(mapped record)"); }
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes, const std::string& what) {
   check_cuda(cudaMalloc(&ptr_, bytes), "cudaMalloc(" + what + ")");

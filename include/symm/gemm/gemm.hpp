@@ -15,6 +15,7 @@
 #include "symm/gemm/plan.hpp"
 #include "symm/gemm/tensor_maps.hpp"
 #include "symm/gemm/wait_record.hpp"
+#include "symm/host/cuda_resources.hpp"
 
 namespace symm::gemm {
 
@@ -52,8 +53,8 @@ class Gemm {
   std::uint64_t wait_timeout_ns_;  // SYMM_WAIT_TIMEOUT_MS, read once
   DeviceLimits limits_;
   int device_ = 0;
-  GemmWaitRecord* wait_record_ = nullptr;  // host-mapped (wait_record.hpp)
-  GemmWaitRecord* wait_record_device_ = nullptr;
+  // Allocated here, not at a first launch that may be inside a stream capture.
+  MappedHostBuffer wait_record_{sizeof(GemmWaitRecord), "gemm wait record"};
   void* workspace_ = nullptr;
   std::size_t workspace_bytes_ = 0;
   std::size_t counter_region_ = 0;  // bytes of counters known to be zero

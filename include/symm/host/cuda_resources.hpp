@@ -23,6 +23,23 @@ class DeviceBuffer {
   void* ptr_ = nullptr;
 };
 
+// Zeroed host memory the device can write through a mapped address: where a kernel
+// leaves what the host must read after it failed (records of timed-out device waits).
+// Portable, so the device address serves every GPU.
+class MappedHostBuffer {
+ public:
+  MappedHostBuffer(std::size_t bytes, const std::string& what);  // `what` names it in messages
+  ~MappedHostBuffer();
+  MappedHostBuffer(const MappedHostBuffer&) = delete;
+  MappedHostBuffer& operator=(const MappedHostBuffer&) = delete;
+  void* host() const { return host_; }
+  void* device() const { return device_; }
+
+ private:
+  void* host_ = nullptr;
+  void* device_ = nullptr;
+};
+
 // A CUDA object created checked and destroyed without throwing. Traits give its handle
 // type, how to create and destroy it, and the calls' names for messages.
 template <class Traits>

@@ -24,21 +24,6 @@ constexpr int kBulkScatterBlocksPerSm = 2;
 // bulk_synchronous copies the finished shard in tiles of its own (any tiling covers it).
 constexpr int kBulkTileM = 128, kBulkTileN = 256;
 
-// Host-mapped memory for the record a timed-out device wait leaves.
-struct MappedRecord {
-  WaitFailureRecord* host = nullptr;
-  WaitFailureRecord* device = nullptr;
-  MappedRecord() {
-    check_cuda(cudaHostAlloc(reinterpret_cast<void**>(&host), sizeof(*host), cudaHostAllocMapped),
-               "cudaHostAlloc(wait failure record)");
-    *host = {};
-    check_cuda(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device), host, 0),
-               "cudaHostGetDevicePointer(wait failure record)");
-  }
-  ~MappedRecord() { warn_on_cuda_error(cudaFreeHost(host), "cudaFreeHost(wait failure record)"); }
-  MappedRecord(const MappedRecord&) = delete;
-  MappedRecord& operator=(const MappedRecord&) = delete;
-};
 
 }  // namespace
 
@@ -51,7 +36,7 @@ struct GemmAllScatter::State {
   std::uint64_t wait_timeout_ns = device_wait_timeout_ns();  // SYMM_WAIT_TIMEOUT_MS, read once
   std::uint64_t* tile_flags = nullptr;  // heap: tiles x kConsumers (device scope, local)
   std::vector<void*> loopback;
-  MappedRecord record;
+  MappedHostBuffer record{sizeof(WaitFailureRecord), "wait failure record"};
   std::unique_ptr<gemm::Gemm> gemm;  // bulk_synchronous
   struct SideStream {  // producer_consumer: the scatter kernel's stream, forked and joined
     OwnedStream stream;
@@ -189,7 +174,7 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
   const bool flags = plan.variant == ScatterVariant::wg_specialization ||
                      plan.variant == ScatterVariant::producer_consumer;
   f.push.tile_flags = {flags ? tile_flags : nullptr, barrier.device_epoch()};
-  f.push.wait = {record.device, rt.heap().base(), wait_timeout_ns, rt.rank()};
+  f.push.wait = {static_cast<WaitFailureRecord*>(record.device()), rt.heap().base(), wait_timeout_ns, rt.rank()};
   if (trace) f.push.trace = trace->device();
   last_a = a;
   last_b = b;
@@ -251,7 +236,7 @@ std::string_view to_string(TileEvent::Kind kind) {
 }
 
 std::string GemmAllScatter::failure_report() const {
-  const volatile WaitFailureRecord* r = state_->record.host;
+  const volatile WaitFailureRecord* r = static_cast<const volatile WaitFailureRecord*>(state_->record.host());
   if (r->claimed != 2) return {};
   return fmt::format("symm gemm_all_scatter: rank {} block {} timed out waiting for tile {} after {} ms "
                      "(SYMM_WAIT_TIMEOUT_MS): flag at heap offset {} saw {}, expected >= {}",
