@@ -30,6 +30,9 @@ void launch_wgmma(DType in, DType out, BLayout layout, const WgmmaLaunch& launch
                   const WgmmaParams& params, cudaStream_t stream);
 void launch_fallback(DType in, DType out, BLayout layout, const KernelConfig& config,
                      bool aligned_loads, const FallbackParams& params, cudaStream_t stream);
+// Blocks that can be resident at once in clusters of `cluster_blocks`, for kernels whose
+// `smem_bytes` of shared memory take a whole SM (cluster_occupancy.cu).
+int resident_blocks_in_clusters(int cluster_blocks, int smem_bytes);
 // `rows` rows of `row_bytes` from src (rows src_pitch bytes apart) to dst (dst_pitch apart):
 // the operand copies (operand_copies.hpp). Addresses and lengths are multiples of 2 bytes.
 void copy_rows(void* dst, std::int64_t dst_pitch, const void* src, std::int64_t src_pitch,

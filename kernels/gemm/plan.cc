@@ -45,7 +45,9 @@ constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
     {{128, 256, 64, 4, Schedule::cooperative, 2}, 0.98}, {{128, 192, 64, 4, Schedule::cooperative, 2}, 0.97},
+    {{128, 256, 64, 4, Schedule::cooperative, 2, 2}, 0.96},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
+    {{128, 192, 64, 4, Schedule::pingpong, 2, 2}, 0.96},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86}};
 constexpr int kMaxSplits = 16;
@@ -78,9 +80,11 @@ int blocks_for(const GemmOptions& o, const DeviceLimits& d) {
   return o.num_blocks > 0 ? std::min(o.num_blocks, d.sm_count) : d.sm_count;
 }
 
-// Blocks of configuration c: whole clusters of them.
+// Blocks of configuration c: whole clusters of them, as many as can be resident at once
+// (a persistent block that waits for a free SM would run its share after the others).
 int blocks_for(const KernelConfig& c, const GemmOptions& o, const DeviceLimits& d) {
-  return blocks_for(o, d) / c.cluster_m * c.cluster_m;
+  const int resident = c.cluster_blocks() == 4 ? d.quad_cluster_blocks : d.sm_count;
+  return std::min(blocks_for(o, d), resident) / c.cluster_blocks() * c.cluster_blocks();
 }
 
 // Ping-pong and cluster kernels take whole tiles only (config.hpp): not with forced splits
@@ -91,15 +95,15 @@ bool schedule_allowed(const KernelConfig& c, const GemmOptions& o) {
 
 bool schedule_wanted(const KernelConfig& c, const GemmOptions& o) {
   return (o.pingpong == -1 || o.pingpong == int(c.pingpong())) &&
-         (o.clusters == -1 || o.clusters == int(c.cluster_m > 1));
+         (o.clusters == -1 || o.clusters == int(c.clustered()));
 }
 
 // gsize_m beyond the tile rows is one group, the same order: clamped, so that the
 // scheduler's gsize_m x tiles_n stays within int for any SYMM_GEMM_GSIZE_M.
-// A unit of a cluster configuration is the cluster's tiles, stacked along M.
+// A unit of a cluster configuration is the cluster's tiles.
 TileScheduler schedule(const KernelConfig& c, const GemmProblem& p, int splits, int gsize_m) {
   const int rows = int(ceil_div(p.m, c.unit_rows()));
-  return TileScheduler::make(p.m, p.n, p.k, c.unit_rows(), c.blk_n, c.blk_k, splits, std::min(gsize_m, rows));
+  return TileScheduler::make(p.m, p.n, p.k, c.unit_rows(), c.unit_cols(), c.blk_k, splits, std::min(gsize_m, rows));
 }
 
 // Stream-K over `workers`: every full wave of tiles but the last goes data-parallel, and
@@ -156,9 +160,9 @@ std::string clamp_notes(const GemmOptions& o, const Plan& plan, const DeviceLimi
                          o.k_splits, plan.sched.k_splits, plan.sched.k_iters);
   if (wgmma && o.num_blocks > d.sm_count)
     notes += fmt::format("; num_blocks={} (SYMM_GEMM_SMS) clamped to the {} SMs", o.num_blocks, d.sm_count);
-  if (wgmma && blocks_for(o, d) % plan.config.cluster_m != 0)
-    notes += fmt::format("; {} blocks (SYMM_GEMM_SMS) rounded down to whole clusters of {}", blocks_for(o, d),
-                         plan.config.cluster_m);
+  if (const int asked = blocks_for(o, d); wgmma && blocks_for(plan.config, o, d) != asked)
+    notes += fmt::format("; {} blocks ({}) rounded down to whole clusters of {} that can be resident at once",
+                         asked, o.num_blocks > 0 ? "SYMM_GEMM_SMS" : "one per SM", plan.config.cluster_blocks());
   if (!wgmma && o.num_blocks > 0)
     notes += "; num_blocks (SYMM_GEMM_SMS) does not apply to the fallback (a block per tile and split)";
   if (wgmma && o.stream_k == 1 && !plan.sched.stream_k())
@@ -176,7 +180,7 @@ Plan wgmma_plan(const KernelConfig& c, const GemmProblem& p, const GemmOptions& 
   const int blocks = blocks_for(c, o, d);
   plan.sched = best_schedule(c, p, o, blocks);
   plan.num_blocks = plan.sched.stream_k() ? plan.sched.stream_k_workers
-                                          : std::min(blocks, plan.sched.num_units() * c.cluster_m);
+                                          : std::min(blocks, plan.sched.num_units() * c.cluster_blocks());
   plan.reason = std::move(reason) + clamp_notes(o, plan, d);
   return plan;
 }
@@ -215,8 +219,8 @@ std::string validate(const GemmOptions& o) {
     return fmt::format("clusters (SYMM_GEMM_CLUSTERS) is {}; give -1 (heuristic), 0 (never) or 1 (only)",
                        o.clusters);
   if (o.clusters == 1 && o.num_blocks == 1)
-    return "clusters=1 (SYMM_GEMM_CLUSTERS) runs blocks in pairs: num_blocks=1 (SYMM_GEMM_SMS) is too few; "
-           "give 2 or more, or 0 for every SM";
+    return "clusters=1 (SYMM_GEMM_CLUSTERS) runs blocks in clusters of 2 or more: num_blocks=1 (SYMM_GEMM_SMS) "
+           "is too few; give 2 or more, or 0 for every SM";
   if ((o.pingpong == 1 || o.clusters == 1) && (o.k_splits > 1 || o.stream_k == 1))
     return fmt::format("{} computes whole tiles only: it cannot be combined with k_splits > 1 "
                        "(SYMM_GEMM_SPLITS) or stream_k=1 (SYMM_GEMM_STREAM_K)",
@@ -252,7 +256,7 @@ std::string can_implement(const KernelConfig& c, const GemmProblem& p, const Dev
 
 double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blocks) {
   // A cluster works on one unit, each of its blocks on one tile of it.
-  const int workers = std::max(1, num_blocks / c.cluster_m);
+  const int workers = std::max(1, num_blocks / c.cluster_blocks());
   double busiest = 0;  // K-iteration equivalents of the busiest block
   if (c.pingpong()) {
     // One consumer's epilogue runs under the other's mainloop: only the last one shows.
@@ -407,13 +411,14 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
     if (!schedule_wanted(*o.config, o))
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) {} clusters, but clusters={} "
                               "(SYMM_GEMM_CLUSTERS) rules that out: give a configuration {}",
-                              to_string(*o.config), o.config->cluster_m > 1 ? "runs in" : "does not run in",
-                              o.clusters, o.clusters == 1 ? "with a cluster (...c2)" : "without a cluster"));
+                              to_string(*o.config), o.config->clustered() ? "runs in" : "does not run in",
+                              o.clusters, o.clusters == 1 ? "with a cluster (...c2, ...c2x2)" : "without a cluster"));
     if (blocks_for(*o.config, o, d) == 0)
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) runs its blocks in clusters "
                               "of {}, but num_blocks={} (SYMM_GEMM_SMS): give at least {} blocks, or a "
                               "configuration without a cluster",
-                              to_string(*o.config), o.config->cluster_m, o.num_blocks, o.config->cluster_m));
+                              to_string(*o.config), o.config->cluster_blocks(), o.num_blocks,
+                              o.config->cluster_blocks()));
     if (!schedule_allowed(*o.config, o))
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) computes whole tiles only; "
                               "it cannot run with k_splits={} (SYMM_GEMM_SPLITS) or stream_k=1 "
@@ -460,7 +465,7 @@ WorkspaceLayout workspace_layout(const Plan& plan) {
 
 std::string plan_mismatch(const GemmProblem& p, const Plan& plan) {
   const KernelConfig& c = plan.config;
-  const TileScheduler want = TileScheduler::make(p.m, p.n, p.k, c.unit_rows(), c.blk_n, c.blk_k, 1, 1);
+  const TileScheduler want = TileScheduler::make(p.m, p.n, p.k, c.unit_rows(), c.unit_cols(), c.blk_k, 1, 1);
   const TileScheduler& s = plan.sched;
   if (want.tiles_m == s.tiles_m && want.tiles_n == s.tiles_n && want.k_iters == s.k_iters) return {};
   return fmt::format("the plan has {} x {} tiles of {} K iterations; M={} N={} K={} needs {} x {} of {}: "

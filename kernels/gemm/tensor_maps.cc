@@ -56,8 +56,8 @@ CUtensorMap tile_map(const void* base, DType type, std::int64_t rows, std::int64
 OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& c) {
   constexpr int kRowElems = kSwizzleBytes / 2;  // 64 bf16/fp16 per swizzled row
   OperandMaps maps;
-  maps.a = tile_map(p.a, p.in_dtype, p.m, p.k, p.lda, c.blk_m, c.blk_k, "A");
-  // In a cluster, each block loads its part of B's rows (producer.cuh).
+  // In a cluster, each block loads its part of the rows of A and of B (producer.cuh).
+  maps.a = tile_map(p.a, p.in_dtype, p.m, p.k, p.lda, c.blk_m / c.cluster_n, c.blk_k, "A");
   maps.b = p.b_layout == BLayout::nk
                ? tile_map(p.b, p.in_dtype, p.n, p.k, p.ldb, c.blk_n / c.cluster_m, c.blk_k, "B (N x K)")
                : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kRowElems, "B (K x N)");

@@ -10,12 +10,14 @@
 //                consumer's epilogue runs while the other's wgmmas keep the tensor cores
 //                busy (where K is short, the epilogue is a large share of a tile's time).
 //                Whole tiles only: no split-K or stream-K.
-// A configuration may run its blocks in clusters of CLUSTER_M = 2 along M:
-// the two blocks compute vertically adjacent tiles, which read the same B tile, and each
-// loads half of that tile by TMA multicast into both blocks' shared memory, so L2 serves
-// B once per pair. The scheduler's unit is then the pair's (2 BLK_M, BLK_N) tile; both
-// blocks walk the same units, so (ping-pong) the same consumer takes a unit in both. Whole
-// tiles only, like ping-pong.
+// A configuration may run its blocks in clusters of CLUSTER_M x CLUSTER_N tiles (2 x 1 or
+// 2 x 2). Blocks in one column of the cluster compute vertically adjacent tiles, which read
+// the same B tile: each loads its 1 / CLUSTER_M of it by TMA multicast into all of them.
+// Blocks in one row share their A tile the same way. L2 then serves each operand tile
+// once per cluster row or column, which is what rows straddling 128-byte lines need
+// (copy_choice.cc). The scheduler's unit is the cluster's (CLUSTER_M BLK_M, CLUSTER_N
+// BLK_N) tile; all its blocks walk the same units, so (ping-pong) the same consumer takes
+// a unit in each. Whole tiles only, like ping-pong.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -57,11 +59,15 @@ struct KernelConfig {
   int blk_m = 0, blk_n = 0, blk_k = 0, stages = 0;
   Schedule schedule = Schedule::cooperative;
   int cluster_m = 1;  // blocks per cluster along M, sharing B's tile (multicast)
+  int cluster_n = 1;  // blocks per cluster along N, sharing A's tile (multicast)
   constexpr bool pingpong() const { return schedule == Schedule::pingpong; }
+  constexpr int cluster_blocks() const { return cluster_m * cluster_n; }
+  constexpr bool clustered() const { return cluster_blocks() > 1; }
   // Only whole tiles per unit (no split-K, no stream-K): ping-pong and clusters.
-  constexpr bool whole_tiles_only() const { return pingpong() || cluster_m > 1; }
-  // Rows of C in one unit of the tile scheduler: the cluster's tiles stacked.
+  constexpr bool whole_tiles_only() const { return pingpong() || clustered(); }
+  // Rows and columns of C in one unit of the tile scheduler: the cluster's tiles.
   constexpr int unit_rows() const { return blk_m * cluster_m; }
+  constexpr int unit_cols() const { return blk_n * cluster_n; }
   constexpr int smem_bytes() const { return smem_budget(blk_m, blk_n, blk_k, stages).total(); }
   // B as K x N arrives in TMA boxes of 64 columns; tile widths between (144 for N = 576
   // shards) take B as N x K only.
@@ -69,21 +75,24 @@ struct KernelConfig {
   constexpr bool operator==(const KernelConfig&) const = default;
 };
 
-std::string to_string(const KernelConfig& c);  // "128x256x64s4"; "128x128x64s6-pingpong"
+// "128x256x64s4"; "128x128x64s6-pingpong"; clusters: "128x256x64s4c2" (2 x 1), "...c2x2".
+std::string to_string(const KernelConfig& c);
 bool parse_config(const std::string& text, KernelConfig& out);  // inverse of to_string
 
-template <int BM, int BN, int BK, int S, Schedule SCHED = Schedule::cooperative, int CLUSTER = 1>
+template <int BM, int BN, int BK, int S, Schedule SCHED = Schedule::cooperative, int CM = 1, int CN = 1>
 struct TileConfig {
   static constexpr int BLK_M = BM, BLK_N = BN, BLK_K = BK, STAGES = S;
   static constexpr bool PINGPONG = SCHED == Schedule::pingpong;
-  static constexpr int CLUSTER_M = CLUSTER;
-  static constexpr int B_PART_ROWS = BN / CLUSTER;  // nk: rows of B each block of a cluster loads
+  static constexpr int CLUSTER_M = CM, CLUSTER_N = CN, CLUSTER_BLOCKS = CM * CN;
+  static constexpr bool CLUSTERED = CLUSTER_BLOCKS > 1;
+  static constexpr int A_PART_ROWS = BM / CN;  // rows of A each block of a cluster row loads
+  static constexpr int B_PART_ROWS = BN / CM;  // nk: rows of B each block of a cluster column loads
   static constexpr int CONSUMERS = kConsumers;
   static constexpr int WG_M = PINGPONG ? BLK_M : BLK_M / CONSUMERS;  // rows per consumer's part
   static constexpr int WG_ROW_STRIDE = PINGPONG ? 0 : WG_M;         // first row of consumer w's part / w
   static constexpr int READERS_PER_STAGE = PINGPONG ? 1 : CONSUMERS;  // consumers reading a stage
   static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
-  static constexpr KernelConfig desc{BM, BN, BK, S, SCHED, CLUSTER};
+  static constexpr KernelConfig desc{BM, BN, BK, S, SCHED, CM, CN};
   static constexpr int SMEM_BYTES = desc.smem_bytes();
 
   static_assert(BLK_K * 2 == kSwizzleBytes, "a K row of the tile is one 128-byte swizzle row");
@@ -95,23 +104,26 @@ struct TileConfig {
   // leave it 40 of its 232 registers, enough without spills (ptxas -Werror checks).
   static_assert(WG_M / 64 * BLK_N / 2 <= 192, "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");
-  static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters: 2 blocks along M");
-  static_assert(B_PART_ROWS % 8 == 0, "each block's part of B is whole 8-row swizzle atoms");
+  static_assert((CM == 1 || CM == 2) && (CN == 1 || CN == 2), "clusters: 1 or 2 blocks along M and N");
+  static_assert(A_PART_ROWS % 8 == 0 && B_PART_ROWS % 8 == 0,
+                "each block's part of a shared tile is whole 8-row swizzle atoms");
   static_assert(SMEM_BYTES <= kSm90MaxSmemPerBlock, "shared memory over the sm_90 limit");
 };
 
 // Every configuration built into the library: the heuristic's candidates (cooperative,
-// 2-block clusters, then ping-pong), then the 2/3-stage shapes Iris users sweep.
+// clusters, then ping-pong), then the 2/3-stage shapes Iris users sweep.
 using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128, 64, 4>,
                                 TileConfig<128, 192, 64, 4>, TileConfig<128, 144, 64, 5>,
                                 TileConfig<128, 128, 64, 6>,
                                 TileConfig<128, 256, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<128, 192, 64, 4, Schedule::cooperative, 2>,
+                                TileConfig<128, 256, 64, 4, Schedule::cooperative, 2, 2>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,
                                 TileConfig<128, 192, 64, 4, Schedule::pingpong>,
                                 TileConfig<128, 192, 64, 4, Schedule::pingpong, 2>,
+                                TileConfig<128, 192, 64, 4, Schedule::pingpong, 2, 2>,
                                 TileConfig<64, 128, 64, 8, Schedule::pingpong>,
                                 TileConfig<64, 256, 64, 4, Schedule::pingpong>,
                                 TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,

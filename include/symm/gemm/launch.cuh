@@ -51,18 +51,18 @@ struct GridLaunch {
     config.dynamicSmemBytes = Cfg::SMEM_BYTES;
     config.stream = stream;
     cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = unsigned(Cfg::CLUSTER_M);
+    cluster.val.clusterDim.x = unsigned(Cfg::CLUSTER_BLOCKS);  // ranks: cluster_seat()
     cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
   }
 
   // Blocks that can be resident at once.
   int resident_blocks(int sm_count) {
-    if constexpr (Cfg::CLUSTER_M > 1) {
+    if constexpr (Cfg::CLUSTERED) {
       int clusters = 0;
       attach_cluster();
       check_cuda(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config),
                  "cudaOccupancyMaxActiveClusters");
-      return clusters * Cfg::CLUSTER_M;
+      return clusters * Cfg::CLUSTER_BLOCKS;
     }
     int per_sm = 0;
     check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::THREADS,
@@ -91,8 +91,8 @@ struct GridLaunch {
 
   // The attribute is pointed to only now: this object may have been copied since built.
   void attach_cluster() {
-    config.attrs = Cfg::CLUSTER_M > 1 ? &cluster : nullptr;
-    config.numAttrs = Cfg::CLUSTER_M > 1 ? 1 : 0;
+    config.attrs = Cfg::CLUSTERED ? &cluster : nullptr;
+    config.numAttrs = Cfg::CLUSTERED ? 1 : 0;
   }
 };
 

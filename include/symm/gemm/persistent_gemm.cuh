@@ -31,20 +31,21 @@ struct PersistentGemm {
   static_assert(Cfg::CONSUMERS * kWarpgroupThreads * kConsumerRegisters +
                         kWarpgroupThreads * kProducerRegisters <= 65536);
 
-  // Warpgroup wg's part of the tile of unit w in block `rank` of its cluster.
-  __device__ static TileInfo tile_info(const WgmmaParams& p, const WorkUnit& w, int rank, int wg, int t) {
-    const int tile_m = cluster_row_tile(w.tile_m, Cfg::CLUSTER_M, rank);
-    const int row0 = tile_m * Cfg::BLK_M + wg * Cfg::WG_ROW_STRIDE, col0 = w.tile_n * Cfg::BLK_N;
+  // Warpgroup wg's part of the tile of unit w in the block at `seat` of its cluster.
+  __device__ static TileInfo tile_info(const WgmmaParams& p, const WorkUnit& w, ClusterSeat seat, int wg, int t) {
+    const int tile_m = cluster_tile(w.tile_m, Cfg::CLUSTER_M, seat.m);
+    const int tile_n = cluster_tile(w.tile_n, Cfg::CLUSTER_N, seat.n);
+    const int row0 = tile_m * Cfg::BLK_M + wg * Cfg::WG_ROW_STRIDE, col0 = tile_n * Cfg::BLK_N;
     const int rows = p.m - row0 < Cfg::WG_M ? p.m - row0 : Cfg::WG_M;
     const int cols = p.n - col0 < Cfg::BLK_N ? p.n - col0 : Cfg::BLK_N;
-    return TileInfo{w.tile, tile_m, w.tile_n, row0, col0, rows > 0 ? rows : 0, cols, wg, t};
+    return TileInfo{w.tile, tile_m, tile_n, row0, col0, rows > 0 ? rows : 0, cols > 0 ? cols : 0, wg, t};
   }
 
-  // Consumer warpgroup wg (0-based) of worker `block` (a block, or a cluster: then `rank`
-  // is the block's in it): accumulate each unit (ping-pong: every other one, the stages of
+  // Consumer warpgroup wg (0-based) of worker `block` (a block, or a cluster: then `seat`
+  // is the block's place in it): accumulate each unit (ping-pong: every other one, the stages of
   // the others skipped), finish split tiles, store, notify.
   __device__ static void consume(const WgmmaParams& p, const Hook& hook, Smem& s, int wg,
-                                 int block, int workers, int rank) {
+                                 int block, int workers, ClusterSeat seat) {
     const int t = threadIdx.x % kWarpgroupThreads;
     RingPos<Cfg::STAGES> pos;
     int staging = 0;
@@ -68,10 +69,10 @@ struct PersistentGemm {
       Mainloop::run(acc, s, pos, k_tiles, wg, t == 0, turn_over);
       // Ping-pong and cluster plans are whole tiles (plan.cc): no fixup code in those
       // kernels (it would only cost them registers).
-      if constexpr (!Cfg::PINGPONG && Cfg::CLUSTER_M == 1)
+      if constexpr (!Cfg::PINGPONG && !Cfg::CLUSTERED)
         if (!Fixup::finish(acc, p, w, wg, t, block)) continue;
-      const TileInfo info = tile_info(p, w, rank, wg, t);
-      if (Cfg::CLUSTER_M > 1 && info.row0 >= p.m) continue;  // a cluster's tile past M
+      const TileInfo info = tile_info(p, w, seat, wg, t);
+      if (Cfg::CLUSTERED && (info.row0 >= p.m || info.col0 >= p.n)) continue;  // a cluster's tile past M or N
       Epilogue::store(acc, s, p, hook, wg, t, info.row0, info.col0, staging);
       hook.tile_stored(info);
       Epilogue::notify(hook, info, wg);
@@ -87,21 +88,22 @@ struct PersistentGemm {
     Smem& s = Smem::from(dynamic_smem);
     if (threadIdx.x == 0) s.init_barriers();
     Smem::sync_cluster();
-    const int rank = Cfg::CLUSTER_M > 1 ? int(cuda::ptx::get_sreg_cluster_ctarank()) : 0;
-    const int worker = block / Cfg::CLUSTER_M, workers = num_blocks / Cfg::CLUSTER_M;
+    const ClusterSeat seat =
+        cluster_seat(Cfg::CLUSTERED ? int(cuda::ptx::get_sreg_cluster_ctarank()) : 0, Cfg::CLUSTER_M);
+    const int worker = block / Cfg::CLUSTER_BLOCKS, workers = num_blocks / Cfg::CLUSTER_BLOCKS;
     const int warpgroup = threadIdx.x / kWarpgroupThreads;
     if (warpgroup == 0) {
       ptx::setmaxnreg_dec<kProducerRegisters>();
-      if (threadIdx.x == 0) TmaProducer<Cfg, In, BL>::run(p, s, worker, workers, rank);
+      if (threadIdx.x == 0) TmaProducer<Cfg, In, BL>::run(p, s, worker, workers, seat);
     } else {
       ptx::setmaxnreg_inc<kConsumerRegisters>();
-      consume(p, hook, s, warpgroup - 1, worker, workers, rank);
+      consume(p, hook, s, warpgroup - 1, worker, workers, seat);
     }
-    // The other block's producer writes into this block's stages and its consumers arrive
-    // on this block's barriers until its last unit: stay until both are done. Bounded
+    // The other blocks' producers write into this block's stages and their consumers arrive
+    // on this block's barriers until their last unit: stay until all are done. Bounded
     // through the producers: a block that never gets here is held by a stage its producer
     // waits for, and that wait traps, ending the grid.
-    if constexpr (Cfg::CLUSTER_M > 1) Smem::sync_cluster();
+    if constexpr (Cfg::CLUSTERED) Smem::sync_cluster();
   }
 };
 

@@ -4,8 +4,8 @@
 // Stage s is guarded by two mbarriers: full[s] completes when the producer's TMA bytes
 // have landed (one arrive.expect_tx + the transaction count), empty[s] when the consumer
 // warpgroups that read it (both, cooperative; the one whose tile it holds, ping-pong)
-// have finished with it; with a cluster, those of every block of the cluster, since each
-// block's producer writes half of every block's B tile (multicast).
+// have finished with it; with a cluster, those of every block of the cluster, since the
+// blocks' producers write parts of each other's A and B tiles (multicast).
 #include <cstdint>
 
 #include <cuda/ptx>
@@ -44,7 +44,7 @@ struct alignas(1024) GemmSmem {
   __device__ void init_barriers() {
     for (int s = 0; s < Cfg::STAGES; ++s) {
       cuda::ptx::mbarrier_init(&full[s], 1);
-      cuda::ptx::mbarrier_init(&empty[s], Cfg::READERS_PER_STAGE * Cfg::CLUSTER_M);
+      cuda::ptx::mbarrier_init(&empty[s], Cfg::READERS_PER_STAGE * Cfg::CLUSTER_BLOCKS);
     }
     for (int w = 0; w < Cfg::CONSUMERS; ++w) cuda::ptx::mbarrier_init(&turn[w], 1);
     // Make the initialised barriers visible to the async proxy (TMA).
@@ -54,9 +54,9 @@ struct alignas(1024) GemmSmem {
   // A consumer warpgroup is done reading `stage`: hand it back to every producer that
   // writes into it.
   __device__ void release(int stage) {
-    if constexpr (Cfg::CLUSTER_M > 1) {
+    if constexpr (Cfg::CLUSTERED) {
 #pragma unroll
-      for (int rank = 0; rank < Cfg::CLUSTER_M; ++rank) ptx::mbarrier_arrive_cluster(&empty[stage], rank);
+      for (int rank = 0; rank < Cfg::CLUSTER_BLOCKS; ++rank) ptx::mbarrier_arrive_cluster(&empty[stage], rank);
     } else {
       ptx::mbarrier_arrive(&empty[stage]);
     }
@@ -66,7 +66,7 @@ struct alignas(1024) GemmSmem {
   // first use of another block's barriers, and before a block whose shared memory the
   // other blocks still use may exit.
   __device__ static void sync_cluster() {
-    if constexpr (Cfg::CLUSTER_M > 1) {
+    if constexpr (Cfg::CLUSTERED) {
       cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
       cuda::ptx::barrier_cluster_wait(cuda::ptx::sem_acquire);
     } else {

@@ -17,6 +17,10 @@ struct DeviceLimits {
   int sm_count = 132;
   int max_smem_per_block = kSm90MaxSmemPerBlock;
   int cc_major = 9, cc_minor = 0;
+  // Blocks of a kernel that fills an SM resident at once in clusters of 4: a cluster's
+  // blocks share a GPC, so a GPC whose SM count is not a multiple of 4 leaves SMs out
+  // (queried: query_device_limits).
+  int quad_cluster_blocks = 128;
 };
 
 struct GemmOptions {
@@ -31,7 +35,7 @@ struct GemmOptions {
   // Ping-pong kernels (config.hpp): -1 where the model prefers them (default); 0 never
   // (callers whose epilogue hooks expect both consumers on every tile); 1 only those.
   int pingpong = -1;
-  // 2-block cluster kernels (config.hpp): -1 where the model prefers them (default); 0 never
+  // Cluster kernels (config.hpp): -1 where the model prefers them (default); 0 never
   // (fused kernels, which launch the GEMM blocks without clusters); 1 only those.
   int clusters = -1;
   // Let the WGMMA plan read (or write) operands through 128-byte-pitched scratch copies

@@ -2,7 +2,8 @@
 // The TMA producer: one thread walks the same work units as the consumers and fills the
 // stage ring. TMA zero-fills whatever lies outside A or B (ragged M, N and K), and the
 // transaction count is always the full box size. In a cluster (config.hpp), each block
-// loads its own A tile and its part of the shared B tile into every block of the cluster.
+// loads its part of the A tile its cluster row shares and of the B tile its cluster column
+// shares, into every block of that row or column.
 #include <cuda/ptx>
 
 #include "symm/device/ptx/gemm_mbarrier.cuh"
@@ -20,13 +21,23 @@ struct TmaProducer {
   static constexpr int KN_BOX_N = 64;                         // kn: boxes of (64 N, BLK_K K)
   static constexpr int KN_BOX_BYTES = KN_BOX_N * Cfg::BLK_K * 2;
 
-  static constexpr std::uint16_t CLUSTER_MASK = (1u << Cfg::CLUSTER_M) - 1;
+  // Blocks of the cluster that share this block's B tile (its cluster column) and A tile
+  // (its cluster row), as multicast masks over cluster ranks (rank = m + CLUSTER_M * n).
+  __device__ static std::uint16_t column_mask(ClusterSeat seat) {
+    return std::uint16_t(((1u << Cfg::CLUSTER_M) - 1) << (seat.n * Cfg::CLUSTER_M));
+  }
+  __device__ static std::uint16_t row_mask(ClusterSeat seat) {
+    std::uint16_t mask = 0;
+#pragma unroll
+    for (int n = 0; n < Cfg::CLUSTER_N; ++n) mask |= std::uint16_t(1u << (seat.m + n * Cfg::CLUSTER_M));
+    return mask;
+  }
 
-  // (inner, outer) box of `map` into dst; multicast: into dst of every block of the cluster.
+  // (inner, outer) box of `map` into dst; a mask of more than this block: into dst of each
+  // of those blocks of the cluster (multicast).
   __device__ static void load_2d(void* dst, const CUtensorMap* map, int inner, int outer,
-                                 std::uint64_t* bar, bool multicast) {
+                                 std::uint64_t* bar, std::uint16_t mask, bool multicast) {
     const std::int32_t coords[2] = {inner, outer};
-    const std::uint16_t mask = CLUSTER_MASK;  // taken by reference: a local, not the constant
     if (multicast)
       cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, map,
                                       coords, bar, mask);
@@ -35,23 +46,24 @@ struct TmaProducer {
                                       coords, bar);
   }
 
-  // Stage `stage` <- A rows of row tile a_tile and this block's part of the B columns of
-  // tile_n (all of them without a cluster), K iteration kb; `rank` in the cluster.
+  // Stage `stage` <- this block's part of the A rows of row tile a_tile and of the B
+  // columns of column tile b_tile (all of them without a cluster), K iteration kb.
   __device__ static void load_stage(const WgmmaParams& p, Smem& s, int stage, int a_tile,
-                                    int tile_n, int kb, int rank) {
+                                    int b_tile, int kb, ClusterSeat seat) {
     std::uint64_t* bar = &s.full[stage];
     const int k0 = kb * Cfg::BLK_K;
-    constexpr bool multicast = Cfg::CLUSTER_M > 1;
-    load_2d(s.a[stage], &p.a, k0, a_tile * Cfg::BLK_M, bar, false);
+    load_2d(s.a[stage] + seat.n * Cfg::A_PART_ROWS * kSwizzleBytes, &p.a, k0,
+            a_tile * Cfg::BLK_M + seat.n * Cfg::A_PART_ROWS, bar, row_mask(seat), Cfg::CLUSTER_N > 1);
+    constexpr bool b_multicast = Cfg::CLUSTER_M > 1;
     if constexpr (BL == BLayout::nk) {
-      load_2d(s.b[stage] + rank * Cfg::B_PART_ROWS * kSwizzleBytes, &p.b, k0,
-              tile_n * Cfg::BLK_N + rank * Cfg::B_PART_ROWS, bar, multicast);
+      load_2d(s.b[stage] + seat.m * Cfg::B_PART_ROWS * kSwizzleBytes, &p.b, k0,
+              b_tile * Cfg::BLK_N + seat.m * Cfg::B_PART_ROWS, bar, column_mask(seat), b_multicast);
     } else {
 #pragma unroll
       for (int j = 0; j < Cfg::BLK_N / KN_BOX_N; ++j)
-        if (j % Cfg::CLUSTER_M == rank)
-          load_2d(s.b[stage] + j * KN_BOX_BYTES, &p.b, tile_n * Cfg::BLK_N + j * KN_BOX_N, k0, bar,
-                  multicast);
+        if (j % Cfg::CLUSTER_M == seat.m)
+          load_2d(s.b[stage] + j * KN_BOX_BYTES, &p.b, b_tile * Cfg::BLK_N + j * KN_BOX_N, k0, bar,
+                  column_mask(seat), b_multicast);
     }
   }
 
@@ -64,20 +76,22 @@ struct TmaProducer {
   }
 
   // `worker` of `workers`: the block's cluster (the block, without clusters).
-  __device__ static void run(const WgmmaParams& p, Smem& s, int worker, int workers, int rank) {
+  __device__ static void run(const WgmmaParams& p, Smem& s, int worker, int workers, ClusterSeat seat) {
     RingPos<Cfg::STAGES> pos;
     WorkCursor cursor = p.sched.first(worker, workers);
     WorkUnit w;
-    // A cluster's last unit may reach past M with its upper tiles; they load the last row
-    // tile of A instead of boxes wholly outside it, and store nothing (persistent_gemm.cuh).
+    // A cluster's last unit may reach past M (N) with some of its tiles; they load the last
+    // row (column) tile instead of boxes wholly outside the operand, since the blocks that
+    // share their other operand need its parts, and store nothing (persistent_gemm.cuh).
     const int last_a_tile = int(ceil_div(p.m, Cfg::BLK_M)) - 1;
+    const int last_b_tile = int(ceil_div(p.n, Cfg::BLK_N)) - 1;
     while (p.sched.next(cursor, workers, w)) {
-      const int a_tile =
-          Cfg::CLUSTER_M > 1 ? min_int(cluster_row_tile(w.tile_m, Cfg::CLUSTER_M, rank), last_a_tile) : w.tile_m;
+      const int a_tile = min_int(cluster_tile(w.tile_m, Cfg::CLUSTER_M, seat.m), last_a_tile);
+      const int b_tile = min_int(cluster_tile(w.tile_n, Cfg::CLUSTER_N, seat.n), last_b_tile);
       for (int kb = w.k_begin; kb < w.k_end; ++kb) {
         wait_stage_free(p, s, pos);
         ptx::mbarrier_arrive_expect_tx(&s.full[pos.stage], STAGE_BYTES);
-        load_stage(p, s, pos.stage, a_tile, w.tile_n, kb, rank);
+        load_stage(p, s, pos.stage, a_tile, b_tile, kb, seat);
         pos.advance();
       }
     }

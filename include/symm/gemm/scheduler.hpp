@@ -27,11 +27,19 @@ namespace symm::gemm {
 SYMM_GEMM_HD constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 SYMM_GEMM_HD constexpr int min_int(int a, int b) { return a < b ? a : b; }
 
-// The row tile that block `rank` of a cluster computes in a unit of unit row `unit_row`:
-// a unit is the cluster's tiles stacked along M (config.hpp), so the tile rows of the
-// blocks follow each other.
-SYMM_GEMM_HD constexpr int cluster_row_tile(int unit_row, int cluster_m, int rank) {
-  return unit_row * cluster_m + rank;
+// Block `rank` of a cluster of cluster_m x cluster_n blocks (config.hpp) sits at row
+// `m`, column `n` of it: ranks run down the cluster's columns.
+struct ClusterSeat {
+  int m, n;
+};
+SYMM_GEMM_HD constexpr ClusterSeat cluster_seat(int rank, int cluster_m) {
+  return ClusterSeat{rank % cluster_m, rank / cluster_m};
+}
+
+// The tile row (column) that the block at seat row (column) `seat` computes in a unit at
+// unit row (column) `unit`: a unit is the cluster's tiles side by side, in seat order.
+SYMM_GEMM_HD constexpr int cluster_tile(int unit, int cluster_extent, int seat) {
+  return unit * cluster_extent + seat;
 }
 
 struct WorkUnit {

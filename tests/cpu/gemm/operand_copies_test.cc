@@ -45,7 +45,7 @@ TEST(OperandCopies, StraddlingRowsAreCopiedWhereTheyPay) {
   // The tuner's candidates include a cluster reading in place; without clusters, copies.
   const auto candidates = candidate_plans(p, {}, DeviceLimits{}, 4);
   EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(),
-                          [](const Plan& c) { return c.config.cluster_m > 1 && !c.copies.any(); }));
+                          [](const Plan& c) { return c.config.clustered() && !c.copies.any(); }));
   GemmOptions no_clusters;
   no_clusters.clusters = 0;
   EXPECT_TRUE(make_plan(p, no_clusters, DeviceLimits{}).copies.any());

@@ -59,6 +59,8 @@ GemmProblem random_problem(Draw& r) {
 DeviceLimits random_device(Draw& r) {
   DeviceLimits d;
   if (r.one_in(4)) d.sm_count = r.pick({16, 26, 42, 60, 78, 114});
+  // GPCs whose SMs are not a multiple of 4 leave some out of 4-block clusters.
+  d.quad_cluster_blocks = d.sm_count / 4 * 4 - 4 * r.pick({0, 0, 1, 2});
   if (r.one_in(6)) {
     d.cc_major = 8;
     d.cc_minor = r.pick({0, 6, 9});
@@ -153,11 +155,12 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
   if (auto why = can_implement(c, launched, d); !why.empty()) return "WGMMA plan it cannot run: " + why;
   if (o.config && c != *o.config) return "configuration given but not used";
   if (o.pingpong != -1 && c.pingpong() != (o.pingpong == 1)) return "ping-pong option not followed";
-  if (o.clusters != -1 && (c.cluster_m > 1) != (o.clusters == 1)) return "clusters option not followed";
+  if (o.clusters != -1 && c.clustered() != (o.clusters == 1)) return "clusters option not followed";
   if (c.whole_tiles_only() && (s.k_splits > 1 || s.stream_k()))
     return "ping-pong or cluster kernel with split or stream-K work";
   if (plan.num_blocks < 1 || plan.num_blocks > d.sm_count) return "grid outside [1, SMs]";
-  if (plan.num_blocks % c.cluster_m != 0) return "grid of part of a cluster";
+  if (plan.num_blocks % c.cluster_blocks() != 0) return "grid of part of a cluster";
+  if (c.cluster_blocks() == 4 && plan.num_blocks > d.quad_cluster_blocks) return "more 4-block clusters than fit";
   if (o.num_blocks > 0 && plan.num_blocks > o.num_blocks) return "more blocks than num_blocks";
   std::size_t writers = std::size_t(s.num_tiles()) * (s.k_splits - 1);
   if (s.stream_k()) {
@@ -165,7 +168,7 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
     if (s.dp_tiles % s.stream_k_workers != 0 || s.dp_tiles >= s.num_tiles()) return "stream-K data-parallel share";
     if (s.stream_k_iters() < s.stream_k_workers) return "a stream-K worker without iterations";
     writers = std::size_t(plan.num_blocks);
-  } else if (plan.num_blocks > s.num_units() * c.cluster_m) {
+  } else if (plan.num_blocks > s.num_units() * c.cluster_blocks()) {
     return "more blocks than work units";
   }
   if (needs_ws && ws.partial_bytes < writers * c.blk_m * c.blk_n * 4) return "workspace smaller than the partials";
@@ -187,7 +190,7 @@ TEST(GemmPlanRandomWalk, EveryPlanRunsOrIsRefusedNamingTheKnob) {
       split += plan.sched.k_splits > 1;
       stream_k += plan.sched.stream_k();
       pingpong += plan.config.pingpong();
-      clusters += plan.kind == KernelKind::wgmma && plan.config.cluster_m > 1;
+      clusters += plan.kind == KernelKind::wgmma && plan.config.clustered();
       single += plan.kind == KernelKind::wgmma && plan.num_blocks == 1;
       const std::string why = invalidity(p, o, d, plan);
       ASSERT_EQ(why, "") << where << "\n" << describe(p, plan);
@@ -222,7 +225,7 @@ TEST(GemmPlanRandomWalk, AnyBlockCountFromOneToTheSms) {
       for (const KernelConfig& c : kWgmmaConfigs) {
         if (!c.supports(p.b_layout)) continue;
         o.config = c;
-        if (blocks < c.cluster_m) {
+        if (blocks < c.cluster_blocks()) {
           try {
             make_plan(p, o, h200);
             ADD_FAILURE() << to_string(c) << " planned on " << blocks << " block(s)";
@@ -233,7 +236,7 @@ TEST(GemmPlanRandomWalk, AnyBlockCountFromOneToTheSms) {
           continue;
         }
         const int grid = make_plan(p, o, h200).num_blocks;
-        ASSERT_TRUE(grid >= 1 && grid <= blocks && grid % c.cluster_m == 0)
+        ASSERT_TRUE(grid >= 1 && grid <= blocks && grid % c.cluster_blocks() == 0)
             << to_string(c) << ": " << grid << " for " << blocks << " blocks";
         o.config.reset();
       }

@@ -30,8 +30,16 @@ TEST(GemmConfig, NamesRoundTrip) {
   EXPECT_FALSE(parse_config("128x256x64", ignored));
   EXPECT_FALSE(parse_config("128x256x64s4x", ignored));
   EXPECT_EQ(to_string(KernelConfig{128, 256, 64, 4, Schedule::cooperative, 2}), "128x256x64s4c2");
+  EXPECT_EQ(to_string(KernelConfig{128, 192, 64, 4, Schedule::pingpong, 2, 2}), "128x192x64s4c2x2-pingpong");
+  KernelConfig column_pair;
+  ASSERT_TRUE(parse_config("256x128x64s4c1x2", column_pair));
+  EXPECT_EQ(column_pair, (KernelConfig{256, 128, 64, 4, Schedule::cooperative, 1, 2}));
+  // One spelling per configuration: 2 x 1 is "c2", never "c2x1".
   for (const char* bad : {"", "-pingpong", "128x128x64s6-ping", "128x128x64s6-pingpongx", "x-pingpong",
-                          "128x256x64s4c", "128x256x64s4c1", "128x256x64s4c0", "128x256x64s4c2x", "128x256x64s4c-2", "128x256x64s4c 2", "128x256x64s4c+2"})
+                          "128x256x64s4c", "128x256x64s4c1", "128x256x64s4c0", "128x256x64s4c2x", "128x256x64s4c-2",
+                          "128x256x64s4c 2", "128x256x64s4c+2", "128x256x64s4c2x1", "128x256x64s4c1x1",
+                          "128x256x64s4c02", "128x256x64s4cx2", "128x256x64s4c2x2x2", "128x256x64s4c2y2",
+                          "128x256x64s4c2x-2"})
     EXPECT_FALSE(parse_config(bad, ignored)) << bad;
 }
 
@@ -86,12 +94,13 @@ TEST(GemmScheduler, TilesCoverEveryElementOfCOnce) {
   }
 }
 
-// Cluster plans: every unit's blocks (cluster_row_tile) cover every element of C once; the
-// only tiles left over lie wholly past M (a pair's upper tile where the tile rows are odd).
+// Cluster plans: every unit's blocks (cluster_seat, cluster_tile) cover every element of C
+// once; the only tiles left over lie wholly past M or N (a cluster's last row or column of
+// tiles where the tile rows or columns do not fill whole units).
 TEST(GemmScheduler, ClusterTilesCoverEveryElementOfCOnce) {
   int checked = 0;
   for (const KernelConfig& config : kWgmmaConfigs) {
-    if (config.cluster_m == 1) continue;
+    if (!config.clustered()) continue;
     for (const auto& [m, n] : {std::pair{1000, 700}, {640, 512}, {129, 257}, {777, 4104}, {4096, 4096}}) {
       GemmOptions o;
       o.config = config;
@@ -99,18 +108,20 @@ TEST(GemmScheduler, ClusterTilesCoverEveryElementOfCOnce) {
       const Plan plan = make_plan(problem(m, n, 256), o, DeviceLimits{});
       ASSERT_EQ(plan.config, config);
       const TileScheduler& s = plan.sched;
-      const int workers = plan.num_blocks / config.cluster_m;
+      const int workers = plan.num_blocks / config.cluster_blocks();
       std::vector<int> hits(std::size_t(m) * n, 0);
       for (int worker = 0; worker < workers; ++worker) {
         WorkCursor cursor = s.first(worker, workers);
         WorkUnit w;
         while (s.next(cursor, workers, w))
-          for (int rank = 0; rank < config.cluster_m; ++rank) {
-            const int row0 = cluster_row_tile(w.tile_m, config.cluster_m, rank) * config.blk_m;
+          for (int rank = 0; rank < config.cluster_blocks(); ++rank) {
+            const ClusterSeat seat = cluster_seat(rank, config.cluster_m);
+            const int row0 = cluster_tile(w.tile_m, config.cluster_m, seat.m) * config.blk_m;
+            const int col0 = cluster_tile(w.tile_n, config.cluster_n, seat.n) * config.blk_n;
             EXPECT_LT(row0, ceil_div(m, config.unit_rows()) * config.unit_rows());
+            EXPECT_LT(col0, ceil_div(n, config.unit_cols()) * config.unit_cols());
             for (int r = row0; r < std::min(m, row0 + config.blk_m); ++r)
-              for (int c = w.tile_n * config.blk_n; c < std::min(n, (w.tile_n + 1) * config.blk_n); ++c)
-                ++hits[std::size_t(r) * n + c];
+              for (int c = col0; c < std::min(n, col0 + config.blk_n); ++c) ++hits[std::size_t(r) * n + c];
           }
       }
       const auto wrong = std::find_if(hits.begin(), hits.end(), [](int h) { return h != 1; });

@@ -76,7 +76,7 @@ TEST(GemmAllScatterPlan, DefaultIsTmaPushOnWholeTilesOfEverySm) {
   EXPECT_EQ(p.comm_sms, 0);
   EXPECT_EQ(p.gemm.sched.k_splits, 1);
   EXPECT_FALSE(p.gemm.sched.stream_k());
-  EXPECT_EQ(p.config.cluster_m, 1);  // the fused kernels launch no clusters
+  EXPECT_FALSE(p.config.clustered());  // the fused kernels launch no clusters
   EXPECT_LE(p.gemm_sms, kH200Sms);
   EXPECT_EQ(p.tiles, (8192 + p.config.blk_m - 1) / p.config.blk_m * ((2304 + p.config.blk_n - 1) / p.config.blk_n));
   EXPECT_NE(describe(shape(8192, 4608, 36864), p).find("tma_push"), std::string::npos);
@@ -174,7 +174,7 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
       EXPECT_LE(p.gemm_sms, sms);
       if (p.variant != ScatterVariant::bulk_synchronous) {
         EXPECT_EQ(p.gemm.sched.k_splits, 1);
-        EXPECT_EQ(p.config.cluster_m, 1);
+        EXPECT_FALSE(p.config.clustered());
         EXPECT_LE(p.gemm_sms, p.tiles);
       }
       if (p.variant != ScatterVariant::tma_push && p.variant != ScatterVariant::bulk_synchronous) {

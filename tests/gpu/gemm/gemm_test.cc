@@ -67,7 +67,7 @@ TEST(GemmPingpong, AlternatingConsumersMatchCublas) {
     if (!config.pingpong()) continue;
     for (int blocks : {1, 3, 7})
       for (const Shape& shape : {Shape{640, 512, 320, 0}, Shape{333, 472, 1000, 8}}) {
-        if (blocks < config.cluster_m) continue;  // refused before launch (GemmPlanRandomWalk)
+        if (blocks < config.cluster_blocks()) continue;  // refused before launch (GemmPlanRandomWalk)
         GemmOptions o;
         o.config = config;
         o.num_blocks = blocks;
@@ -75,26 +75,28 @@ TEST(GemmPingpong, AlternatingConsumersMatchCublas) {
           if (!config.supports(l)) continue;  // refused before launch (GemmPlan tests)
           const Plan plan = check.run(Case{shape, DType::bf16, DType::bf16, l}, o, 2);
           EXPECT_EQ(plan.config, config);
-          EXPECT_EQ(plan.num_blocks, blocks / config.cluster_m * config.cluster_m);
+          EXPECT_EQ(plan.num_blocks, blocks / config.cluster_blocks() * config.cluster_blocks());
         }
       }
   }
 }
 
-// Clusters: two blocks compute vertically adjacent tiles, each loading half of their
-// shared B tile into both. An odd number of tile rows (the last pair's upper tile lies
-// past M), one cluster for every tile, an odd block count (rounded down to whole
-// clusters), ragged edges; both layouts.
-TEST(GemmCluster, PairsSharingBMatchCublas) {
+// Clusters: blocks of a cluster column compute vertically adjacent tiles, each loading its
+// part of their shared B tile into all of them; blocks of a cluster row share A the same
+// way. Odd numbers of tile rows and columns (a cluster's last tiles lie past M or N), one
+// cluster for every unit, block counts that are not whole clusters (rounded down), ragged
+// edges; both layouts.
+TEST(GemmCluster, BlocksSharingOperandTilesMatchCublas) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
   int configs = 0;
   for (const KernelConfig& config : kWgmmaConfigs) {
-    if (config.cluster_m == 1) continue;
+    if (!config.clustered()) continue;
     ++configs;
-    for (int blocks : {2, 5, 12})
-      for (const Shape& shape : {Shape{640, 512, 320, 0}, Shape{333, 472, 1000, 8}, Shape{1000, 1000, 1000, 0}}) {
+    for (int blocks : {config.cluster_blocks(), 5, 12})
+      for (const Shape& shape : {Shape{640, 512, 320, 0}, Shape{333, 472, 1000, 8}, Shape{1000, 1000, 1000, 0},
+                                 Shape{400, 700, 192, 0}}) {
         GemmOptions o;
         o.config = config;
         o.num_blocks = blocks;
@@ -102,7 +104,7 @@ TEST(GemmCluster, PairsSharingBMatchCublas) {
           if (!config.supports(l)) continue;
           const Plan plan = check.run(Case{shape, DType::bf16, DType::bf16, l}, o, 2);
           EXPECT_EQ(plan.config, config);
-          EXPECT_EQ(plan.num_blocks % config.cluster_m, 0);
+          EXPECT_EQ(plan.num_blocks % config.cluster_blocks(), 0);
           EXPECT_LE(plan.num_blocks, blocks);
         }
       }
