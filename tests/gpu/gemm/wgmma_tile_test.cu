@@ -25,7 +25,7 @@ __global__ void one_stage_kernel(const __grid_constant__ WgmmaParams p, float* o
   if (threadIdx.x == 0) {
     s.init_barriers();
     ptx::mbarrier_arrive_expect_tx(&s.full[0], Producer::STAGE_BYTES);
-    Producer::load_stage(p, s, 0, 0, 0, 0, /*rank=*/0);
+    Producer::load_stage(p, s, 0, 0, 0, 0, ClusterSeat{0, 0});
   }
   __syncthreads();
   const int wg = threadIdx.x / kWarpgroupThreads, t = threadIdx.x % kWarpgroupThreads;
