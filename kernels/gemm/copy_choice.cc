@@ -10,8 +10,13 @@ namespace {
 // Rows straddling 128-byte lines: the kernel's time over that with whole-line rows
 // (2026-12-01, one H200, 6144 x 3456 x 4104 against K = 4096, bench/results/gemm/
 // 2026-12-01-clusters): 1.46-1.6 with a block per tile, where L2 serves every row in two
-// pieces at its limit; 1.17-1.22 with 2-block clusters, which read half the B rows.
-double straddle_slowdown(const KernelConfig& c) { return c.clustered() ? 1.2 : 1.6; }
+// pieces at its limit; 1.17-1.22 with 2-block clusters, which read half the B rows; 1.01
+// with 2 x 2 clusters, which read half of A's rows too (K = 4104 against 4096, 2026-12-02-
+// quad-7e7dbc8; 1.05 here for the spread).
+double straddle_slowdown(const KernelConfig& c) {
+  if (c.cluster_n > 1) return 1.05;
+  return c.clustered() ? 1.2 : 1.6;
+}
 
 // The aligned GEMM's FLOPs that take as long as moving one byte in the copy kernel (read
 // or write): about 785 TFLOP/s over the 3.1 TB/s copy_rows.cu measured there; and those

@@ -40,16 +40,23 @@ struct Candidate {
 // accumulators fit a consumer, and one that takes B as K x N): 1.02-1.04 of cuBLASLt on
 // 8192^3 where 128x256 ran 0.97-1.0, 0.95-0.97 on K = 1024 where every other tile ran
 // 0.85-0.92; in clusters it lifts the one wave of 777 x 4104 x 8200 from 0.46 to 0.57
-// (bench/results/gemm/2026-12-02-pingpong192-2247aac).
+// (bench/results/gemm/2026-12-02-pingpong192-2247aac). 2 x 2 clusters of 128x256: only 120
+// blocks are resident at once in clusters of 4 on an H200 (30 clusters), which costs 15 %
+// on 8192^3 against 2 x 1 clusters (1.02 -> 0.86 of cuBLASLt) and nothing on 6144 x 3456 x
+// 4096, where both need 6 waves; rated per block between the two (bench/results/gemm/
+// 2026-12-02-quad-7e7dbc8). They read straddling rows as fast as whole-line ones.
+// 64x128 ping-pong: a tile per block of a small problem (1000^3: 128 tiles for 132 SMs,
+// where 128x128 leaves half of them idle); rated below its wider siblings (one consumer
+// per tile when there is one tile per block), to be measured by the tuner.
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
     {{128, 256, 64, 4, Schedule::cooperative, 2}, 0.98}, {{128, 192, 64, 4, Schedule::cooperative, 2}, 0.97},
-    {{128, 256, 64, 4, Schedule::cooperative, 2, 2}, 0.96},
+    {{128, 256, 64, 4, Schedule::cooperative, 2, 2}, 0.95},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
-    {{128, 192, 64, 4, Schedule::pingpong, 2, 2}, 0.96},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
-    {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86}};
+    {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
+    {{64, 128, 64, 8, Schedule::pingpong}, 0.80}};
 constexpr int kMaxSplits = 16;
 constexpr int kMinKItersPerSplit = 8;
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations

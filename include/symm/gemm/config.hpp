@@ -123,7 +123,6 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,
                                 TileConfig<128, 192, 64, 4, Schedule::pingpong>,
                                 TileConfig<128, 192, 64, 4, Schedule::pingpong, 2>,
-                                TileConfig<128, 192, 64, 4, Schedule::pingpong, 2, 2>,
                                 TileConfig<64, 128, 64, 8, Schedule::pingpong>,
                                 TileConfig<64, 256, 64, 4, Schedule::pingpong>,
                                 TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,
