@@ -6,7 +6,6 @@
 
 #include <charconv>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -102,9 +101,7 @@ Gemm::~Gemm() {
 }
 
 std::string Gemm::failure_report() const {
-  GemmWaitRecord r;  // the device wrote it: read it once, whole
-  std::memcpy(&r, const_cast<const void*>(static_cast<const volatile void*>(wait_record_.host())), sizeof r);
-  return describe(r);
+  return describe(read_wait_record(wait_record_.host()));
 }
 
 void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream) {

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 namespace symm::gemm {
 
 std::string describe(const GemmWaitRecord& r) {
@@ -20,6 +22,12 @@ std::string describe(const GemmWaitRecord& r) {
                                 r.tile, r.seen, r.expected);
   }
   return head + fmt::format("at an unknown wait (site {})", r.site);
+}
+
+GemmWaitRecord read_wait_record(const void* mapped) {
+  GemmWaitRecord r;
+  std::memcpy(&r, const_cast<const void*>(static_cast<const volatile void*>(mapped)), sizeof r);
+  return r;
 }
 
 }  // namespace symm::gemm

@@ -27,4 +27,7 @@ struct GemmWaitRecord {
 // is not complete (no wait timed out).
 std::string describe(const GemmWaitRecord& r);
 
+// The record the device wrote into host-mapped memory at `mapped`, read once, whole.
+GemmWaitRecord read_wait_record(const void* mapped);
+
 }  // namespace symm::gemm

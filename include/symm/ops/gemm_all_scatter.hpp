@@ -24,8 +24,9 @@
 // Flags carry epochs held in device memory and advanced by the kernels themselves, so
 // nothing is zeroed between runs and a captured CUDA graph replays correctly. Every
 // device-side wait is bounded by SYMM_WAIT_TIMEOUT_MS; a wait that runs out writes a
-// record to host-mapped memory (rank, block, tile, flag, value seen and expected) and
-// traps; failure_report() reads it after the failed synchronisation.
+// record to host-mapped memory (rank, block, tile, flag, value seen and expected; for the
+// GEMM blocks' own waits, the pipeline stage) and traps; failure_report() reads it after
+// the failed synchronisation.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -154,9 +155,9 @@ class GemmAllScatter {
   // otherwise.
   std::vector<TileEvent> tile_events() const;
 
-  // After a CUDA error from a synchronisation: the record a timed-out device wait left
-  // ("rank 1, block 130, tile 17: flag ... saw 4, expected >= 5 after 10000 ms"), or
-  // empty when none did.
+  // After a CUDA error from a synchronisation: the records timed-out device waits left
+  // ("rank 1, block 130, tile 17: flag ... saw 4, expected >= 5 after 10000 ms", and a
+  // line for the GEMM blocks' waits), or empty when none did.
   std::string failure_report() const;
 
  private:

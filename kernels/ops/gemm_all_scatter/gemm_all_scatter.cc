@@ -37,6 +37,8 @@ struct GemmAllScatter::State {
   std::uint64_t* tile_flags = nullptr;  // heap: tiles x kConsumers (device scope, local)
   std::vector<void*> loopback;
   MappedHostBuffer record{sizeof(WaitFailureRecord), "wait failure record"};
+  // The GEMM blocks' own bounded waits (a ring stage, gemm/wait_record.hpp).
+  MappedHostBuffer gemm_record{sizeof(gemm::GemmWaitRecord), "GEMM wait record"};
   std::unique_ptr<gemm::Gemm> gemm;  // bulk_synchronous
   struct SideStream {  // producer_consumer: the scatter kernel's stream, forked and joined
     OwnedStream stream;
@@ -148,6 +150,7 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
     f.params.m = int(shard.m);
     f.params.n = int(shard.n);
     f.params.wait_timeout_ns = wait_timeout_ns;
+    f.params.wait_record = static_cast<gemm::GemmWaitRecord*>(gemm_record.device());
   }
   const std::vector<std::uint8_t*> peers = targets(c_shard);
   detail::ShardTargets& t = f.push.targets;
@@ -236,12 +239,20 @@ std::string_view to_string(TileEvent::Kind kind) {
 }
 
 std::string GemmAllScatter::failure_report() const {
-  const volatile WaitFailureRecord* r = static_cast<const volatile WaitFailureRecord*>(state_->record.host());
-  if (r->claimed != 2) return {};
-  return fmt::format("symm gemm_all_scatter: rank {} block {} timed out waiting for tile {} after {} ms "
-                     "(SYMM_WAIT_TIMEOUT_MS): flag at heap offset {} saw {}, expected >= {}",
-                     r->rank, r->block, r->tile, r->waited_ns / 1'000'000, r->flag_offset, r->seen,
-                     r->expected);
+  const State& s = *state_;
+  std::string report;
+  const volatile WaitFailureRecord* r = static_cast<const volatile WaitFailureRecord*>(s.record.host());
+  if (r->claimed == 2)
+    report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out waiting for tile {} after {} ms "
+                         "(SYMM_WAIT_TIMEOUT_MS): flag at heap offset {} saw {}, expected >= {}",
+                         r->rank, r->block, r->tile, r->waited_ns / 1'000'000, r->flag_offset, r->seen,
+                         r->expected);
+  // The GEMM's part: the library GEMM's record (bulk_synchronous), or the fused kernel's.
+  const std::string gemm = s.gemm ? s.gemm->failure_report() : gemm::describe(gemm::read_wait_record(s.gemm_record.host()));
+  if (!gemm.empty())
+    report += fmt::format("{}symm gemm_all_scatter: rank {}'s GEMM blocks: {}", report.empty() ? "" : "\n",
+                          s.rt.rank(), gemm);
+  return report;
 }
 
 }  // namespace symm::ops
