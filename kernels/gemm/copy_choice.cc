@@ -2,20 +2,24 @@
 // (copy_choice.hpp).
 #include "copy_choice.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace symm::gemm::detail {
 namespace {
 
-// Rows straddling 128-byte lines: the kernel's time over that with whole-line rows
-// (2026-12-01, one H200, 6144 x 3456 x 4104 against K = 4096, bench/results/gemm/
-// 2026-12-01-clusters): 1.46-1.6 with a block per tile, where L2 serves every row in two
-// pieces at its limit; 1.17-1.22 with 2-block clusters, which read half the B rows; 1.01
-// with 2 x 2 clusters, which read half of A's rows too (K = 4104 against 4096, 2026-12-02-
-// quad-7e7dbc8; 1.05 here for the spread).
-double straddle_slowdown(const KernelConfig& c) {
-  if (c.cluster_n > 1) return 1.05;
-  return c.clustered() ? 1.2 : 1.6;
+// L2 serves a row that straddles 128-byte lines in two pieces. The kernel keeps full speed
+// while its blocks ask L2 for at most this many row pieces per K iteration and output
+// element, and slows in proportion beyond (L2-bound). Fit to 6144 x 3456 x 4104 against
+// K = 4096 on one H200 (bench/results/gemm/2026-12-01-clusters, 2026-12-02-quad-7e7dbc8):
+// 128x256 alone 1.46-1.6 slower (model 1.56), in 2 x 1 clusters 1.02-1.06 (1.04), 128x192
+// in 2 x 1 clusters 1.13-1.17 (1.21), 128x256 in 2 x 2 clusters 1.01 (1.0).
+constexpr double kFullSpeedPiecesPerOutput = 0.015;
+
+// Row pieces a block of c asks L2 for per K iteration and output element.
+double l2_pieces_per_output(const KernelConfig& c, Straddling s) {
+  const double a_rows = double(c.blk_m) / c.cluster_n, b_rows = double(c.blk_n) / c.cluster_m;
+  return (a_rows * (s.a ? 2 : 1) + b_rows * (s.b ? 2 : 1)) / (double(c.blk_m) * c.blk_n);
 }
 
 // The aligned GEMM's FLOPs that take as long as moving one byte in the copy kernel (read
@@ -35,15 +39,15 @@ GemmProblem as_launched(const GemmProblem& p, const OperandCopies& copies) {
 std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d) {
   const bool valid = validate(p).empty();
   if (!o.operand_copies || d.cc_major != 9 || d.cc_minor != 0 || !valid)
-    return {CopyChoice{{}, p, valid && straddles(p)}};
+    return {CopyChoice{{}, p, valid ? straddles(p) : Straddling{}}};
   const OperandCopies needed = required_copies(p);
   const GemmProblem launched = as_launched(p, needed);
   std::vector<CopyChoice> choices{CopyChoice{needed, launched, straddles(launched)}};
-  if (choices.front().straddled) {
+  if (choices.front().straddled.any()) {
     const OperandCopies all = straddle_copies(p);
     const int launches = (all.a.needed() && !needed.a.needed()) + (all.b.needed() && !needed.b.needed());
     choices.push_back(
-        CopyChoice{all, as_launched(p, all), false, moved_bytes(all) - moved_bytes(needed), launches});
+        CopyChoice{all, as_launched(p, all), {}, moved_bytes(all) - moved_bytes(needed), launches});
   }
   return choices;
 }
@@ -53,7 +57,13 @@ double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileSche
   const double gemm_flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
   const double copy_flops =
       double(choice.extra_bytes) * kFlopsPerMovedByte + choice.extra_launches * kFlopsPerCopyLaunch;
-  return predicted_cost(c, s, num_blocks) * (choice.straddled ? straddle_slowdown(c) : 1.0 + copy_flops / gemm_flops);
+  return predicted_cost(c, s, num_blocks) *
+         (choice.straddled.any() ? straddle_slowdown(c, choice.straddled) : 1.0 + copy_flops / gemm_flops);
+}
+
+double straddle_slowdown(const KernelConfig& c, Straddling s) {
+  const auto time = [](double pieces) { return std::max(1.0, pieces / kFullSpeedPiecesPerOutput); };
+  return time(l2_pieces_per_output(c, s)) / time(l2_pieces_per_output(c, {}));
 }
 
 }  // namespace symm::gemm::detail

@@ -15,7 +15,7 @@ namespace symm::gemm::detail {
 struct CopyChoice {
   OperandCopies copies;
   GemmProblem launched;
-  bool straddled = false;
+  Straddling straddled;  // read in place: which operands' rows straddle lines
   std::size_t extra_bytes = 0;
   int extra_launches = 0;
 };
@@ -27,5 +27,8 @@ std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o,
 // predicted_cost of running s with config c on the problem as `choice` reads it, times the
 // slower loads of straddling rows, or 1 + the extra copies' time over the GEMM's.
 double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks);
+
+// How much slower config c runs where the rows of the operands in `s` straddle lines.
+double straddle_slowdown(const KernelConfig& c, Straddling s);
 
 }  // namespace symm::gemm::detail

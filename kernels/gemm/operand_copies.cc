@@ -61,9 +61,9 @@ OperandCopies straddle_copies(const GemmProblem& p) {
   return copies;
 }
 
-bool straddles(const GemmProblem& p) {
+Straddling straddles(const GemmProblem& p) {
   const Operands ops(p);
-  return ops.a.straddles() || ops.b.straddles();
+  return Straddling{ops.a.straddles(), ops.b.straddles()};
 }
 
 std::size_t moved_bytes(const OperandCopies& copies) {

@@ -18,9 +18,9 @@ struct DeviceLimits {
   int max_smem_per_block = kSm90MaxSmemPerBlock;
   int cc_major = 9, cc_minor = 0;
   // Blocks of a kernel that fills an SM resident at once in clusters of 4: a cluster's
-  // blocks share a GPC, so a GPC whose SM count is not a multiple of 4 leaves SMs out
-  // (queried: query_device_limits).
-  int quad_cluster_blocks = 128;
+  // blocks share a GPC, so GPCs whose SM counts are not multiples of 4 leave SMs out
+  // (queried: query_device_limits; an H200 has room for 30 such clusters).
+  int quad_cluster_blocks = 120;
 };
 
 struct GemmOptions {
