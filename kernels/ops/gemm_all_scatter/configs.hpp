@@ -1,8 +1,9 @@
 #pragma once
-// The tile configurations the fused kernels are built for: every configuration the
-// GEMM's planner picks without clusters (cooperative and ping-pong) and Iris's sweep
-// shapes (128x128x64, 256x128x64, 256x64x64 at 2 and 3 stages). Ping-pong runs with
-// tma_push only (tiles_pingpong below).
+// The tile configurations the fused kernels are built for: the GEMM planner's candidates
+// without clusters (cooperative and ping-pong) but the 64x128 ping-pong of small problems,
+// and Iris's sweep shapes (128x128x64, 256x128x64, 256x64x64 at 2 and 3 stages). Where the
+// GEMM alone would run a tile not built here, the fused plan takes its best candidate that
+// is (plan.cc). Ping-pong runs with tma_push only (tiles_pingpong below).
 #include <array>
 #include <tuple>
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 
 #include "configs.hpp"
 #include "symm/common/error.hpp"
@@ -170,10 +171,25 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
   go.operand_copies = !fused;  // the fused kernels read A and B and write C in place
   gemm::DeviceLimits limits;
   limits.sm_count = sm_count;
-  plan.gemm = gemm::make_plan(shard_problem(shape, world), go, limits);
+  const gemm::GemmProblem shard = shard_problem(shape, world);
+  plan.gemm = gemm::make_plan(shard, go, limits);
   if (fused && plan.gemm.kind != gemm::KernelKind::wgmma)
     throw Error("symm gemm_all_scatter: the fused kernels need the WGMMA GEMM, which cannot run this "
                 "shard: " + plan.gemm.reason);
+  // The GEMM's heuristic may prefer a tile the fused kernels are not built for (configs.hpp):
+  // then its best candidate that they are.
+  if (const gemm::KernelConfig alone = plan.gemm.config; fused && !fused_config(alone, shape.b_layout)) {
+    const auto candidates = gemm::candidate_plans(shard, go, limits, std::numeric_limits<int>::max());
+    const auto built = std::find_if(candidates.begin(), candidates.end(), [&](const gemm::Plan& c) {
+      return fused_config(c.config, shape.b_layout);
+    });
+    if (built == candidates.end())
+      throw Error(fmt::format("symm gemm_all_scatter: no configuration built for the fused kernels can run "
+                              "this shard (built: {})", fused_config_names(shape.b_layout)));
+    plan.gemm = *built;
+    plan.gemm.reason += fmt::format(" (the GEMM alone would run {}, which the fused kernels are not built for)",
+                                    gemm::to_string(alone));
+  }
   plan.config = plan.gemm.config;
   plan.gemm_sms = plan.gemm.num_blocks;
   plan.tiles = plan.gemm.sched.num_tiles();

@@ -132,6 +132,31 @@ TEST(GemmAllScatterPlan, RefusesConfigurationsNotBuiltForFusedKernels) {
 }
 
 // Ping-pong tiles run fused with tma_push only (and in bulk_synchronous's plain GEMM).
+// A small shard, where the GEMM alone runs 64x128 ping-pong tiles (a tile per block), which
+// the fused kernels are not built for: the fused plan takes the best tile they are built
+// for, and says so. (It once took the GEMM's choice and failed at launch.)
+TEST(GemmAllScatterPlan, TakesTheBestTileTheFusedKernelsAreBuiltFor) {
+  const AllScatterShape s = shape(1000, 2000, 1000);
+  gemm::GemmOptions alone;
+  alone.clusters = 0;
+  alone.k_splits = 1;
+  alone.operand_copies = false;
+  gemm::DeviceLimits h200;
+  gemm::GemmProblem shard;
+  shard.m = 1000, shard.n = 1000, shard.k = 1000, shard.lda = 1000, shard.ldb = 1000, shard.ldc = 2000;
+  shard.b_layout = gemm::BLayout::kn;  // as shape() lays B out
+  static char placeholder alignas(256)[256];
+  shard.a = shard.b = shard.c = placeholder;
+  const gemm::KernelConfig small_tile{64, 128, 64, 8, gemm::Schedule::pingpong};
+  ASSERT_EQ(gemm::make_plan(shard, alone, h200).config, small_tile) << "the premise: the GEMM alone's choice";
+  const AllScatterPlan p = make_plan(s, {}, 2, kH200Sms);
+  EXPECT_NE(p.config, small_tile);
+  EXPECT_NE(p.gemm.reason.find("not built for"), std::string::npos) << p.gemm.reason;
+  GemmAllScatterOptions forced;
+  forced.config = p.config;
+  EXPECT_NO_THROW(make_plan(s, forced, 2, kH200Sms));
+}
+
 TEST(GemmAllScatterPlan, PingpongTilesOnlyWithTmaPush) {
   const gemm::KernelConfig pingpong{128, 192, 64, 4, gemm::Schedule::pingpong};
   for (ScatterVariant v : kScatterVariants) {
@@ -176,6 +201,10 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
         EXPECT_EQ(p.gemm.sched.k_splits, 1);
         EXPECT_FALSE(p.config.clustered());
         EXPECT_LE(p.gemm_sms, p.tiles);
+        // The fused kernels are built for the planned tile: forcing it plans the same.
+        GemmAllScatterOptions forced = o;
+        forced.config = p.config;
+        EXPECT_NO_THROW(make_plan(s, forced, world, sms)) << gemm::to_string(p.config);
       }
       if (p.variant != ScatterVariant::tma_push && p.variant != ScatterVariant::bulk_synchronous) {
         EXPECT_FALSE(p.config.pingpong()) << to_string(p.variant);

@@ -165,8 +165,10 @@ TEST(GemmSplitK, HeuristicSpreadsSkinnyShard) {
 
 // Operands TMA cannot take (odd strides, a C block at an odd column) run WGMMA through
 // 128-byte-pitched scratch copies, C copied back into its block only; rows that straddle
-// 128-byte lines (K = 4104) are copied where the model says it pays: with a block per tile
-// (a 2-block cluster reads them in place, so the configuration is forced).
+// 128-byte lines (K = 4104) are copied where the straddle model says it pays: with a block
+// per tile (clusters read them in place, so the configuration is forced) and both A and B
+// straddling (B as N x K). As K x N only A straddles, which costs that tile little L2
+// traffic, and A is read in place.
 TEST(GemmCopies, UnalignedAndStraddlingOperandsMatchCublas) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
@@ -181,8 +183,8 @@ TEST(GemmCopies, UnalignedAndStraddlingOperandsMatchCublas) {
     block_per_tile.config = KernelConfig{128, 256, 64, 4};
     const Plan straddling =
         check.run(Case{{6144, 3456, 4104, 0}, DType::bf16, DType::bf16, l}, block_per_tile);
-    EXPECT_TRUE(straddling.copies.a.needed());
     // B's rows straddle only as N x K (K x N rows are 3456 elements: whole 128-byte lines).
+    EXPECT_EQ(straddling.copies.a.needed(), l == BLayout::nk);
     EXPECT_EQ(straddling.copies.b.needed(), l == BLayout::nk);
   }
 }
