@@ -248,10 +248,11 @@ std::string GemmAllScatter::failure_report() const {
                          r->rank, r->block, r->tile, r->waited_ns / 1'000'000, r->flag_offset, r->seen,
                          r->expected);
   // The GEMM's part: the library GEMM's record (bulk_synchronous), or the fused kernel's.
-  const std::string gemm = s.gemm ? s.gemm->failure_report() : gemm::describe(gemm::read_wait_record(s.gemm_record.host()));
-  if (!gemm.empty())
+  const std::string gemm_line =
+      s.gemm ? s.gemm->failure_report() : gemm::describe(gemm::read_wait_record(s.gemm_record.host()));
+  if (!gemm_line.empty())
     report += fmt::format("{}symm gemm_all_scatter: rank {}'s GEMM blocks: {}", report.empty() ? "" : "\n",
-                          s.rt.rank(), gemm);
+                          s.rt.rank(), gemm_line);
   return report;
 }
 
