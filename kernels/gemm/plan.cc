@@ -420,6 +420,11 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
                               "(SYMM_GEMM_CLUSTERS) rules that out: give a configuration {}",
                               to_string(*o.config), o.config->clustered() ? "runs in" : "does not run in",
                               o.clusters, o.clusters == 1 ? "with a cluster (...c2, ...c2x2)" : "without a cluster"));
+    if (blocks_for(*o.config, o, d) == 0 && blocks_for(o, d) >= o.config->cluster_blocks())
+      throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) runs its blocks in clusters "
+                              "of {}, and this device can hold none at once (GPCs too small or taken): "
+                              "give a configuration with smaller clusters or none",
+                              to_string(*o.config), o.config->cluster_blocks()));
     if (blocks_for(*o.config, o, d) == 0)
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) runs its blocks in clusters "
                               "of {}, but num_blocks={} (SYMM_GEMM_SMS): give at least {} blocks, or a "

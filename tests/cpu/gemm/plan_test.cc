@@ -456,5 +456,28 @@ TEST(GemmPlan, BlocksFollowGemmSms) {
   EXPECT_LE(small.num_blocks, 4);
 }
 
+// 4-block clusters run on the blocks the device can hold in such clusters at once (an
+// H200: 30 clusters), never more; a device that can hold none plans without them, and a
+// forced 4-block configuration is refused saying so.
+TEST(GemmPlan, FourBlockClustersFitTheDevice) {
+  const KernelConfig quad{128, 256, 64, 4, Schedule::cooperative, 2, 2};
+  GemmOptions forced;
+  forced.config = quad;
+  DeviceLimits h200;
+  EXPECT_EQ(make_plan(problem(8192, 8192, 8192), forced, h200).num_blocks, h200.quad_cluster_blocks);
+  forced.num_blocks = 50;
+  EXPECT_EQ(make_plan(problem(8192, 8192, 8192), forced, h200).num_blocks, 48);
+  forced.num_blocks = 0;
+  DeviceLimits none = h200;
+  none.quad_cluster_blocks = 0;
+  for (const Plan& p : candidate_plans(problem(3000, 5000, 2008), {}, none, 100)) EXPECT_NE(p.config, quad);
+  try {
+    make_plan(problem(8192, 8192, 8192), forced, none);
+    ADD_FAILURE() << "a 4-block cluster planned where none fits";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("can hold none"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace symm::gemm
