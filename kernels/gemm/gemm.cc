@@ -85,7 +85,9 @@ DeviceLimits query_device_limits(int device) {
       attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, "cudaDeviceGetAttribute(shared memory opt-in)");
   d.cc_major = attr(cudaDevAttrComputeCapabilityMajor, "cudaDeviceGetAttribute(cc major)");
   d.cc_minor = attr(cudaDevAttrComputeCapabilityMinor, "cudaDeviceGetAttribute(cc minor)");
-  if (d.cc_major >= 9) d.quad_cluster_blocks = detail::resident_blocks_in_clusters(4, d.max_smem_per_block);
+  // The probe kernel is built for sm_90a, like every cluster kernel; elsewhere none runs.
+  if (d.cc_major == 9 && d.cc_minor == 0)
+    d.quad_cluster_blocks = detail::resident_blocks_in_clusters(4, d.max_smem_per_block);
   return d;
 }
 

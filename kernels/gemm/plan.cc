@@ -9,18 +9,24 @@
 #include <limits>
 
 #include "copy_choice.hpp"
+#include "plan_rules.hpp"
 #include "symm/common/error.hpp"
 
 namespace symm::gemm {
 namespace {
 
+using detail::aligned16;
+using detail::clamp_notes;
 using detail::copy_choices;
 using detail::CopyChoice;
 using detail::cost_with;
+using detail::fallback_plan;
+using detail::kMaxSplits;
+using detail::kMinKItersPerSplit;
+using detail::kMinSplitGain;
+using detail::kPartialKIters;
 
 constexpr std::int64_t kMaxDim = std::numeric_limits<std::int32_t>::max();
-
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 // Configurations the heuristic considers; the Iris sweep shapes (2 and 3 stages) run only
 // when asked for. Efficiencies: full-tile throughput relative to 128x256x64s4, measured
@@ -57,14 +63,7 @@ constexpr Candidate kCandidates[] = {
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
     {{64, 128, 64, 8, Schedule::pingpong}, 0.80}};
-constexpr int kMaxSplits = 16;
-constexpr int kMinKItersPerSplit = 8;
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
-// Writing or adding one fp32 partial tile: 4 bytes per output element through L2, at a
-// 132nd of its bandwidth, is about 4 K iterations of the tile's wgmmas.
-constexpr double kPartialKIters = 4.0;
-// Split only for a predicted gain of 3 % or more: the model ignores the waits.
-constexpr double kMinSplitGain = 0.97;
 // A stream-K range starts its tiles at other K positions than the tiles sharing their A
 // rows and B columns, so L2 serves it less (run 3: DRAM-bound on skinny shards): its
 // iterations are charged 1.3 (an estimate; the tuner measures).
@@ -157,6 +156,23 @@ TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const G
   return best;
 }
 
+Plan wgmma_plan(const KernelConfig& c, const GemmProblem& p, const GemmOptions& o,
+                const DeviceLimits& d, std::string reason) {
+  Plan plan;
+  plan.kind = KernelKind::wgmma;
+  plan.config = c;
+  const int blocks = blocks_for(c, o, d);
+  plan.sched = best_schedule(c, p, o, blocks);
+  plan.num_blocks = plan.sched.stream_k() ? plan.sched.stream_k_workers
+                                          : std::min(blocks, plan.sched.num_units() * c.cluster_blocks());
+  plan.reason = std::move(reason) + clamp_notes(o, plan, d);
+  return plan;
+}
+
+}  // namespace
+
+namespace detail {
+
 // Knobs asking for more than the problem or the device has get what there is (a refusal
 // would make one setting fail on every small problem); the reason (verbose line) says so.
 std::string clamp_notes(const GemmOptions& o, const Plan& plan, const DeviceLimits& d) {
@@ -179,20 +195,7 @@ std::string clamp_notes(const GemmOptions& o, const Plan& plan, const DeviceLimi
   return notes;
 }
 
-Plan wgmma_plan(const KernelConfig& c, const GemmProblem& p, const GemmOptions& o,
-                const DeviceLimits& d, std::string reason) {
-  Plan plan;
-  plan.kind = KernelKind::wgmma;
-  plan.config = c;
-  const int blocks = blocks_for(c, o, d);
-  plan.sched = best_schedule(c, p, o, blocks);
-  plan.num_blocks = plan.sched.stream_k() ? plan.sched.stream_k_workers
-                                          : std::min(blocks, plan.sched.num_units() * c.cluster_blocks());
-  plan.reason = std::move(reason) + clamp_notes(o, plan, d);
-  return plan;
-}
-
-}  // namespace
+}  // namespace detail
 
 std::string validate(const GemmProblem& p) {
   if (p.m < 1 || p.n < 1 || p.k < 1) return fmt::format("empty problem M={} N={} K={}", p.m, p.n, p.k);
@@ -283,69 +286,6 @@ double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blo
 }
 
 namespace {
-
-// The fallback's configurations: a tile shape, its throughput relative to 128x128 (a
-// guess from its narrower warp tiles), the blocks resident per SM.
-struct FallbackCandidate {
-  KernelConfig config;
-  double efficiency;
-  int blocks_per_sm;
-};
-// The fallback's grid is (tile columns, tile rows, splits): CUDA allows 65535 in z.
-constexpr int kMaxGridZ = 65535;
-constexpr FallbackCandidate kFallbackCandidates[] = {
-    {FallbackConfig::desc, 1.0, FallbackConfig::BLOCKS_PER_SM},
-    {FallbackNarrowConfig::desc, 0.95, FallbackNarrowConfig::BLOCKS_PER_SM}};
-
-// Split-K factor of a fallback tile shape and its cost: the fewest waves x (K-tiles per
-// split + the partial's cost), over the blocks resident at once.
-std::pair<int, double> fallback_splits(const TileScheduler& s, const GemmOptions& o,
-                                       const DeviceLimits& d, int blocks_per_sm) {
-  const double slots = double(d.sm_count) * blocks_per_sm;
-  auto cost = [&](int splits) {
-    return std::ceil(double(s.num_tiles()) * splits / slots) *
-           (std::ceil(double(s.k_iters) / splits) + (splits > 1 ? kPartialKIters : 0));
-  };
-  if (o.k_splits > 0) {
-    const int splits = std::min({o.k_splits, s.k_iters, kMaxGridZ});
-    return {splits, cost(splits)};
-  }
-  int best = 1;
-  for (int splits = 2; splits <= std::min(kMaxSplits, s.k_iters / kMinKItersPerSplit); ++splits)
-    if (cost(splits) < kMinSplitGain * cost(best)) best = splits;
-  return {best, cost(best)};
-}
-
-// The fallback plan: the configuration given with force_fallback, else the one with the
-// lowest cost that takes B's layout.
-Plan fallback_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d,
-                   std::string reason) {
-  Plan plan;
-  plan.kind = KernelKind::fallback;
-  plan.aligned_loads = aligned16(p.a) && aligned16(p.b) && p.lda % 8 == 0 && p.ldb % 8 == 0;
-  plan.reason = std::move(reason);
-  double best_cost = std::numeric_limits<double>::max();
-  for (const auto& cand : kFallbackCandidates) {
-    const KernelConfig& c = cand.config;
-    if (!c.supports(p.b_layout) || (o.force_fallback && o.config && *o.config != c)) continue;
-    TileScheduler sched = TileScheduler::make(p.m, p.n, p.k, c.blk_m, c.blk_n, c.blk_k, 1, 1);
-    const auto [splits, cost] = fallback_splits(sched, o, d, cand.blocks_per_sm);
-    const double scaled = cost * c.blk_m * c.blk_n / cand.efficiency;
-    if (scaled >= best_cost) continue;
-    best_cost = scaled;
-    sched.k_splits = splits;
-    plan.config = c;
-    plan.sched = sched;
-    plan.num_blocks = sched.num_units();
-  }
-  if (plan.num_blocks == 0)
-    throw Error(fmt::format("symm gemm: {} (SYMM_GEMM_CONFIG with SYMM_GEMM_FORCE_FALLBACK) is not a "
-                            "fallback configuration for B as {} (built: {} for both layouts, {} for N x K)",
-                            to_string(*o.config), to_string(p.b_layout), to_string(FallbackConfig::desc),
-                            to_string(FallbackNarrowConfig::desc)));
-  plan.reason += clamp_notes(o, plan, d);
-  return plan;
-}
 
 Plan with_copy_notes(Plan plan, const OperandCopies& copies) {
   plan.copies = copies;

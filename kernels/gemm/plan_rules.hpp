@@ -1,0 +1,30 @@
+#pragma once
+// What the WGMMA plan (plan.cc) and the fallback's plan (fallback_plan.cc) share: the
+// split-K model's constants, the alignment rule of vector loads, and the notes that say
+// where a knob was clamped.
+#include <cstdint>
+#include <string>
+
+#include "symm/gemm/plan.hpp"
+
+namespace symm::gemm::detail {
+
+inline constexpr int kMaxSplits = 16;
+inline constexpr int kMinKItersPerSplit = 8;
+// Writing or adding one fp32 partial tile: 4 bytes per output element through L2, at a
+// 132nd of its bandwidth, is about 4 K iterations of the tile's wgmmas.
+inline constexpr double kPartialKIters = 4.0;
+// Split only for a predicted gain of 3 % or more: the model ignores the waits.
+inline constexpr double kMinSplitGain = 0.97;
+
+inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// "; k_splits=... clamped to ..." for each knob that asked for more than the problem or the
+// device has (empty when none did): appended to the plan's reason.
+std::string clamp_notes(const GemmOptions& o, const Plan& plan, const DeviceLimits& d);
+
+// The mma.sync fallback's plan: the configuration given with force_fallback, else the one
+// with the lowest cost that takes B's layout; `reason` says why the fallback runs.
+Plan fallback_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d, std::string reason);
+
+}  // namespace symm::gemm::detail
