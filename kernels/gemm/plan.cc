@@ -59,6 +59,7 @@ constexpr Candidate kCandidates[] = {
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
     {{128, 256, 64, 4, Schedule::cooperative, 2}, 0.98}, {{128, 192, 64, 4, Schedule::cooperative, 2}, 0.97},
     {{128, 256, 64, 4, Schedule::cooperative, 2, 2}, 0.95},
+    {{256, 128, 64, 4, Schedule::cooperative, 2}, 0.97}, {{128, 256, 64, 4, Schedule::cooperative, 1, 2}, 0.97},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
@@ -331,9 +332,16 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
     for (const auto& cand : kCandidates) add_candidates(choice, cand.config);
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
+  // The tuner's few runs go to other configurations, not to a second copy choice of one.
+  const auto same_but_copies = [](const Plan& a, const Plan& b) {
+    return a.config == b.config && a.sched.k_splits == b.sched.k_splits && a.sched.stream_k() == b.sched.stream_k();
+  };
   std::vector<Plan> plans;
-  for (auto& [cost, plan] : scored)
-    if (int(plans.size()) < count) plans.push_back(std::move(plan));
+  for (auto& [cost, plan] : scored) {
+    if (int(plans.size()) == count) break;
+    if (std::none_of(plans.begin(), plans.end(), [&](const Plan& kept) { return same_but_copies(kept, plan); }))
+      plans.push_back(std::move(plan));
+  }
   return plans;
 }
 

@@ -80,8 +80,9 @@ std::string can_implement(const KernelConfig& config, const GemmProblem& p, cons
 // weighted by the tile shape's efficiency.
 double predicted_cost(const KernelConfig& config, const TileScheduler& sched, int num_blocks);
 
-// The best few plans by predicted cost, best first (for tuning by measurement); empty
-// when WGMMA cannot run the problem.
+// The best few plans by predicted cost, best first (for tuning by measurement), each
+// decomposition of each configuration once, with its cheapest way to read straddling
+// rows; empty when WGMMA cannot run the problem.
 std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d,
                                   int count);
 
