@@ -63,7 +63,7 @@ constexpr Candidate kCandidates[] = {
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
-    {{64, 128, 64, 8, Schedule::pingpong}, 0.80}};
+    {{64, 128, 64, 8, Schedule::pingpong}, 0.80}, {{64, 128, 64, 8, Schedule::pingpong, 2}, 0.79}};
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
 // A stream-K range starts its tiles at other K positions than the tiles sharing their A
 // rows and B columns, so L2 serves it less (run 3: DRAM-bound on skinny shards): its
