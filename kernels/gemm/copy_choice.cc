@@ -42,16 +42,12 @@ std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o,
     return {CopyChoice{{}, p, valid ? straddles(p) : Straddling{}}};
   const OperandCopies needed = required_copies(p);
   const GemmProblem launched = as_launched(p, needed);
-  const Straddling in_place = straddles(launched);
-  std::vector<CopyChoice> choices{CopyChoice{needed, launched, in_place}};
-  // Copying one operand may pay where copying both does not (a small A next to a large
-  // B): every subset of the straddling operands is a choice, the rest read in place.
-  for (const Straddling copied : {Straddling{true, false}, Straddling{false, true}, Straddling{true, true}}) {
-    if ((copied.a && !in_place.a) || (copied.b && !in_place.b)) continue;
-    const OperandCopies copies = straddle_copies(p, copied);
-    const int launches = (copies.a.needed() && !needed.a.needed()) + (copies.b.needed() && !needed.b.needed());
-    choices.push_back(CopyChoice{copies, as_launched(p, copies), {in_place.a && !copied.a, in_place.b && !copied.b},
-                                 moved_bytes(copies) - moved_bytes(needed), launches});
+  std::vector<CopyChoice> choices{CopyChoice{needed, launched, straddles(launched)}};
+  if (choices.front().straddled.any()) {
+    const OperandCopies all = straddle_copies(p);
+    const int launches = (all.a.needed() && !needed.a.needed()) + (all.b.needed() && !needed.b.needed());
+    choices.push_back(
+        CopyChoice{all, as_launched(p, all), {}, moved_bytes(all) - moved_bytes(needed), launches});
   }
   return choices;
 }
@@ -61,7 +57,8 @@ double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileSche
   const double gemm_flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
   const double copy_flops =
       double(choice.extra_bytes) * kFlopsPerMovedByte + choice.extra_launches * kFlopsPerCopyLaunch;
-  return predicted_cost(c, s, num_blocks) * (straddle_slowdown(c, choice.straddled) + copy_flops / gemm_flops);
+  return predicted_cost(c, s, num_blocks) *
+         (choice.straddled.any() ? straddle_slowdown(c, choice.straddled) : 1.0 + copy_flops / gemm_flops);
 }
 
 double straddle_slowdown(const KernelConfig& c, Straddling s) {

@@ -9,8 +9,8 @@
 
 namespace symm::gemm::detail {
 
-// One way to read p: through the copies it needs, or through those and copies of some or
-// all of the straddling inputs. `launched`: p as the kernel sees it; `extra_bytes` and
+// One way to read p: through the copies it needs, or through those and copies of the
+// straddling inputs. `launched`: p as the kernel sees it; `extra_bytes` and
 // `extra_launches`: the copies beyond the needed ones.
 struct CopyChoice {
   OperandCopies copies;
@@ -25,7 +25,7 @@ struct CopyChoice {
 std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d);
 
 // predicted_cost of running s with config c on the problem as `choice` reads it, times the
-// slower loads of the rows read in place + the extra copies' time over the GEMM's.
+// slower loads of straddling rows, or 1 + the extra copies' time over the GEMM's.
 double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks);
 
 // How much slower config c runs where the rows of the operands in `s` straddle lines.

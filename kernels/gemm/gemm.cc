@@ -149,13 +149,18 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
   const std::string key = plan_cache_key(prop.name, limits_, p, options_, plans);
   if (auto cached = cache.find(key, plans)) return *cached;
   // Rounds of one timed run per plan, interleaved, so that clock and temperature drift
-  // during tuning do not favour the plans timed first; the lowest median wins.
+  // during tuning do not favour the plans timed first; the lowest median wins. Each run
+  // starts with L2 flushed, as the benchmark's do: a small problem's operands would
+  // otherwise stay in L2 and hide what its loads cost, and the host's work between runs
+  // (another plan's tensor maps) overlaps the flush instead of adding to a short kernel.
   CudaBenchDevice timer(stream);
   for (const Plan& plan : plans) run(p, plan, stream);  // warm-up (and workspace)
   std::vector<std::vector<double>> ms(plans.size());
   for (int r = 0; r < runs; ++r)
-    for (std::size_t i = 0; i < plans.size(); ++i)
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      timer.flush_l2();
       ms[i].push_back(timer.time_ms([&] { run(p, plans[i], stream); }));
+    }
   std::size_t best = 0;
   double best_ms = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < plans.size(); ++i) {

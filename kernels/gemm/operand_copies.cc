@@ -53,11 +53,11 @@ OperandCopies required_copies(const GemmProblem& p) {
   return copies;
 }
 
-OperandCopies straddle_copies(const GemmProblem& p, Straddling which) {
+OperandCopies straddle_copies(const GemmProblem& p) {
   const Operands ops(p);
   OperandCopies copies = required_copies(p);
-  if (which.a && ops.a.straddles()) copies.a = ops.a.copy();
-  if (which.b && ops.b.straddles()) copies.b = ops.b.copy();
+  if (ops.a.straddles()) copies.a = ops.a.copy();
+  if (ops.b.straddles()) copies.b = ops.b.copy();
   return copies;
 }
 

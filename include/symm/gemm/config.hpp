@@ -119,7 +119,6 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 192, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<128, 256, 64, 4, Schedule::cooperative, 2, 2>,
                                 TileConfig<256, 128, 64, 4, Schedule::cooperative, 2>,
-                                TileConfig<128, 256, 64, 4, Schedule::cooperative, 1, 2>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,

@@ -30,15 +30,14 @@ struct OperandCopies {
 
 // The copies p needs: operands TMA cannot describe.
 OperandCopies required_copies(const GemmProblem& p);
+// Those, and every A or B whose rows straddle 128-byte lines (nothing more where none do).
+OperandCopies straddle_copies(const GemmProblem& p);
 // Which of p's A and B have rows that straddle 128-byte lines.
 struct Straddling {
   bool a = false, b = false;
   bool any() const { return a || b; }
 };
 Straddling straddles(const GemmProblem& p);
-// The needed copies, and those of the operands in `which` whose rows straddle 128-byte
-// lines (nothing more where none do).
-OperandCopies straddle_copies(const GemmProblem& p, Straddling which = {true, true});
 // Bytes the copies read and write (each copied byte is read once and written once).
 std::size_t moved_bytes(const OperandCopies& copies);
 

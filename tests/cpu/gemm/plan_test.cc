@@ -450,9 +450,9 @@ TEST(GemmPlan, BlocksFollowGemmSms) {
   o.num_blocks = 1000;  // never more than one block per SM
   EXPECT_EQ(make_plan(problem(8192, 8192, 8192), o, DeviceLimits{}).num_blocks, 132);
   o.num_blocks = 0;
-  // Never more blocks than work units.
+  // Never more blocks than work units (a cluster's blocks share one).
   const Plan small = make_plan(problem(128, 256, 64), o, DeviceLimits{});
-  EXPECT_EQ(small.num_blocks, small.sched.num_units());
+  EXPECT_EQ(small.num_blocks, small.sched.num_units() * small.config.cluster_blocks());
   EXPECT_LE(small.num_blocks, 4);
 }
 
