@@ -55,10 +55,11 @@ struct Candidate {
 // where 128x128 leaves half of them idle); rated below its wider siblings (one consumer
 // per tile when there is one tile per block). Such a block loads more operand rows per
 // multiply-add than the SM's load path keeps up with; in 2 x 1 clusters sharing B it loads
-// a third fewer: 1000^3 fp16 0.84 of cuBLASLt against 0.72 alone (forced, same run). The
-// same pairs of 256x128 tiles (one full wave of 132 blocks on 777 or 1000 rows): 6120 x
-// 3400 x 4104 0.89-0.93 where 2 x 2 clusters of 128x256 ran 0.86-0.88
-// (bench/results/gemm/2026-12-02-pairs-743c91d).
+// a third fewer: 1000^3 0.83-0.84 of cuBLASLt against 0.72-0.75 alone, but 0.745 against
+// 1.0 on 1024 x 1024 x 8192 (forced, same runs): rated as its single twin, listed after
+// it, for the tuner to measure. Pairs of 256x128 tiles (one full wave of 132 blocks on up
+// to 1024 rows): 6120 x 3400 x 4104 0.89-0.93 where 2 x 2 clusters of 128x256 ran
+// 0.86-0.88 (bench/results/gemm/2026-12-02-pairs-743c91d, -pairs-9514fba).
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
@@ -68,7 +69,7 @@ constexpr Candidate kCandidates[] = {
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
-    {{64, 128, 64, 8, Schedule::pingpong}, 0.80}, {{64, 128, 64, 8, Schedule::pingpong, 2}, 0.81}};
+    {{64, 128, 64, 8, Schedule::pingpong}, 0.80}, {{64, 128, 64, 8, Schedule::pingpong, 2}, 0.80}};
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
 // A stream-K range starts its tiles at other K positions than the tiles sharing their A
 // rows and B columns, so L2 serves it less (run 3: DRAM-bound on skinny shards): its
