@@ -264,6 +264,10 @@ class Watch {
       const auto now = Clock::now();
       if (!ending_ && plan_.rank_timeout.count() > 0 && now - start_ >= plan_.rank_timeout) time_limit_exceeded();
       if (kill_at_ && now >= *kill_at_) kill_stragglers();
+      if (abandon_at_ && now >= *abandon_at_) {
+        abandon_unkillable();
+        break;
+      }
       wait_for_event();
     }
     return exit_code_;
@@ -343,8 +347,27 @@ class Watch {
                               rank.pid, seconds_text(plan_.kill_grace), signal_name(ending_signal_)));
       }
     }
+    kill_now();
+  }
+
+  // SIGKILL, and a bound on waiting for its effect: a process stuck in the kernel (a GPU
+  // driver call, a debugger holding it) outlives SIGKILL until it returns, if ever.
+  void kill_now() {
     signal_ranks(SIGKILL);
     kill_at_.reset();
+    abandon_at_ = Clock::now() + plan_.kill_grace;
+  }
+
+  void abandon_unkillable() {
+    const int world = static_cast<int>(ranks_.size());
+    for (RankProcess& rank : ranks_) {
+      if (!rank.running) continue;
+      log::error(fmt::format("rank {}/{} (pid {}) is still there {} after SIGKILL: it is stuck in the kernel (a "
+                             "GPU driver call, or a debugger holding it); leaving it behind",
+                             rank.rank, world, rank.pid, seconds_text(plan_.kill_grace)));
+      rank.running = false;
+    }
+    exit_code_ = std::max(exit_code_, 1);
   }
 
   void begin_ending(int signal, int exit_code) {
@@ -372,6 +395,7 @@ class Watch {
     auto next = Clock::now() + std::chrono::seconds(1);  // a backstop; signals wake us sooner
     if (!ending_ && plan_.rank_timeout.count() > 0) next = std::min(next, start_ + plan_.rank_timeout);
     if (kill_at_) next = std::min(next, *kill_at_);
+    if (abandon_at_) next = std::min(next, *abandon_at_);
     const auto wait = std::max(std::chrono::nanoseconds(0), next - Clock::now());
     const timespec timeout{static_cast<time_t>(wait.count() / 1000000000), static_cast<long>(wait.count() % 1000000000)};
     const int signal = ::sigtimedwait(&signals_.waited(), nullptr, &timeout);
@@ -381,8 +405,7 @@ class Watch {
       begin_ending(signal, 128 + signal);
     } else {
       log::error(fmt::format("{} again: killing the ranks now", signal_name(signal)));
-      signal_ranks(SIGKILL);
-      kill_at_.reset();
+      kill_now();
     }
   }
 
@@ -395,6 +418,7 @@ class Watch {
   int ending_signal_ = SIGTERM;
   int exit_code_ = 0;
   std::optional<Clock::time_point> kill_at_;
+  std::optional<Clock::time_point> abandon_at_;
 };
 
 }  // namespace

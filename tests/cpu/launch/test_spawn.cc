@@ -1,6 +1,12 @@
 // Spawn mode, observed from outside: the driver forks its ranks and supervises them.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -77,14 +83,14 @@ struct Observed {
 };
 
 Observed observe(int world, const std::vector<std::string>& args, const EnvOverrides& env = {},
-                 const std::function<void(DriverProcess&)>& act = {}) {
+                 const std::function<void(DriverProcess&, const std::vector<pid_t>&)>& act = {}) {
   TempDir pid_dir;
   DriverProcess job(with({"-r", std::to_string(world), "--pid_dir", pid_dir.path()}, args), env);
   Observed seen;
   seen.pids = wait_for_pid_files(pid_dir.path(), world, 20s);
   EXPECT_EQ(static_cast<int>(seen.pids.size()), world) << "the ranks did not all start";
   seen.pids.resize(static_cast<std::size_t>(world), -1);
-  if (act) act(job);
+  if (act) act(job, seen.pids);
   EXPECT_TRUE(job.wait(30s)) << "the supervisor or a rank outlived the test's patience";
   EXPECT_TRUE(all_gone_within(seen.pids, 10s)) << "a rank is still running";
   seen.output = job.output();
@@ -197,8 +203,42 @@ TEST(Supervisor, KillsRanksThatIgnoreSigterm) {
   EXPECT_LT(seen.seconds, 10);
 }
 
+// A rank that SIGKILL cannot end (stuck in the kernel: staged here with a tracer that
+// never lets its exit through, as a debugger could; a GPU driver call does the same) must
+// not hold the job: the supervisor gives up on it a grace period after SIGKILL, names it,
+// and exits with the cause's code.
+TEST(Supervisor, LeavesBehindARankThatOutlivesSigkill) {
+  int trace_error = 0;
+  const auto seen = observe(3, {"--mode", "sleep", "--ignore_term", "--kill_grace_ms", "500", "--rank_left_behind"}, {},
+                            [&](DriverProcess& job, const std::vector<pid_t>& pids) {
+                              std::this_thread::sleep_for(200ms);  // the ranks ignore SIGTERM by now
+                              const pid_t rank1 = pids[1];
+                              if (::ptrace(PTRACE_SEIZE, rank1, nullptr, nullptr) != 0) {
+                                trace_error = errno;
+                                job.signal(SIGKILL);
+                                return;
+                              }
+                              job.signal(SIGTERM);
+                              EXPECT_TRUE(job.wait(20s)) << "the supervisor waited for the stuck rank";
+                              // Let the dead tracee go (this process is its tracer).
+                              int status = 0;
+                              while (::waitpid(rank1, &status, __WALL) == rank1 && !WIFEXITED(status) &&
+                                     !WIFSIGNALED(status)) {
+                              }
+                            });
+  if (trace_error != 0) GTEST_SKIP() << "cannot trace a rank here (" << std::strerror(trace_error)
+                                     << "): the stuck rank cannot be staged";
+  EXPECT_EQ(seen.exit_code, 128 + SIGTERM) << seen.output;
+  EXPECT_TRUE(has(seen, fmt::format("rank 1/3 (pid {}) is still there 0.5 s after SIGKILL: it is stuck in the "
+                                    "kernel",
+                                    seen.pids[1])))
+      << seen.output;
+  EXPECT_FALSE(has(seen, fmt::format("rank 0/3 (pid {}) is still there", seen.pids[0]))) << seen.output;
+  EXPECT_LT(seen.seconds, 10);
+}
+
 TEST(Supervisor, RanksDieWithAKilledSupervisor) {
-  const auto seen = observe(3, {"--mode", "sleep"}, {}, [](DriverProcess& job) { job.signal(SIGKILL); });
+  const auto seen = observe(3, {"--mode", "sleep"}, {}, [](DriverProcess& job, const auto&) { job.signal(SIGKILL); });
   EXPECT_EQ(seen.term_signal, SIGKILL);
 }
 
@@ -206,7 +246,7 @@ class Interrupted : public ::testing::TestWithParam<int> {};
 
 TEST_P(Interrupted, EveryRankEnds) {
   const int sig = GetParam();
-  const auto seen = observe(3, {"--mode", "sleep"}, {}, [sig](DriverProcess& job) { job.signal(sig); });
+  const auto seen = observe(3, {"--mode", "sleep"}, {}, [sig](DriverProcess& job, const auto&) { job.signal(sig); });
   EXPECT_EQ(seen.exit_code, 128 + sig) << seen.output;
   EXPECT_TRUE(has(seen, fmt::format("interrupted by {}; ending the ranks", sig == SIGINT ? "SIGINT" : "SIGTERM")))
       << seen.output;
