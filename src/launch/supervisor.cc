@@ -259,6 +259,14 @@ class Watch {
   Watch(const SpawnPlan& plan, std::vector<RankProcess>& ranks, pid_t group, const SignalState& signals)
       : plan_(plan), ranks_(ranks), group_(group), signals_(signals), start_(Clock::now()) {}
 
+  // Ends every rank at once (the job cannot start), within the same bound as run()'s.
+  int kill_all(int exit_code) {
+    ending_ = true;
+    exit_code_ = exit_code;
+    kill_now();
+    return run();
+  }
+
   int run() {
     while (reap()) {
       const auto now = Clock::now();
@@ -436,13 +444,8 @@ int supervise(const SpawnPlan& plan, const std::function<int(Team&)>& rank_main)
     if (pid == 0) become_rank(r, plan.world, supervisor, group, plumbing, ranks, signals, rank_main);
     if (pid < 0) {
       log::error(fmt::format("cannot start rank {}: fork failed: {}", r, std::strerror(errno)));
-      for (const RankProcess& started : ranks) {
-        if (started.running) ::kill(started.pid, SIGKILL);
-      }
-      for (const RankProcess& started : ranks) {
-        if (started.running) ::waitpid(started.pid, nullptr, 0);
-      }
-      return 1;
+      plumbing.close_all();
+      return Watch(plan, ranks, group, signals).kill_all(1);
     }
     // Also set here, so the group is in place whichever of parent and child runs first.
     ::setpgid(pid, group == 0 ? pid : group);

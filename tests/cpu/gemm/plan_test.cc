@@ -441,6 +441,17 @@ TEST(GemmPlan, CandidatesAreDistinctAndBestFirst) {
   EXPECT_EQ(plans[0].config, make_plan(problem(8192, 4608, 36864), {}, DeviceLimits{}).config);
   EXPECT_NE(plans[0].config, plans[1].config);
   EXPECT_NE(plans[1].config, plans[2].config);
+  // Where rows straddle lines each configuration could come twice, read in place and
+  // through copies (on K = 2008 three would, among the best 12): each configuration and
+  // decomposition comes once, so that the tuner's few runs go to different kernels.
+  const GemmProblem short_k = problem(6144, 3456, 2008);
+  const auto many = candidate_plans(short_k, {}, DeviceLimits{}, 12);
+  ASSERT_EQ(many.size(), 12u);
+  for (std::size_t i = 0; i < many.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      EXPECT_FALSE(many[i].config == many[j].config && many[i].sched.k_splits == many[j].sched.k_splits &&
+                   many[i].sched.stream_k() == many[j].sched.stream_k())
+          << describe(short_k, many[i]);
 }
 
 TEST(GemmPlan, BlocksFollowGemmSms) {
