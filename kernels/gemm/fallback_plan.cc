@@ -57,7 +57,7 @@ Plan fallback_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimit
   double best_cost = std::numeric_limits<double>::max();
   for (const auto& cand : kFallbackCandidates) {
     const KernelConfig& c = cand.config;
-    if (!c.supports(p.b_layout) || (o.force_fallback && o.config && *o.config != c)) continue;
+    if (!fallback_takes(c, p.b_layout) || (o.force_fallback && o.config && *o.config != c)) continue;
     TileScheduler sched = TileScheduler::make(p.m, p.n, p.k, c.blk_m, c.blk_n, c.blk_k, 1, 1);
     const auto [splits, cost] = fallback_splits(sched, o, d, cand.blocks_per_sm);
     const double scaled = cost * c.blk_m * c.blk_n / cand.efficiency;

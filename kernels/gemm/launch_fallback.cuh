@@ -35,7 +35,7 @@ void launch_fallback_typed(const KernelConfig& config, bool aligned_loads, const
                            cudaStream_t stream) {
   if (config == FallbackConfig::desc)
     return launch_fallback_config<FallbackConfig, IN, OUT, BL>(aligned_loads, params, stream);
-  if constexpr (FallbackNarrowConfig::desc.supports(BL))
+  if constexpr (fallback_takes(FallbackNarrowConfig::desc, BL))
     if (config == FallbackNarrowConfig::desc)
       return launch_fallback_config<FallbackNarrowConfig, IN, OUT, BL>(aligned_loads, params, stream);
   throw Error("symm gemm: fallback configuration " + to_string(config) + " is not built for B as " +

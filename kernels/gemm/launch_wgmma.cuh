@@ -17,7 +17,7 @@ inline constexpr auto kGemmKernel =
 
 template <DType IN, DType OUT, BLayout BL>
 void launch_wgmma_typed(const WgmmaLaunch& launch, const WgmmaParams& params, cudaStream_t stream) {
-  const bool built = with_config<BL>(launch.config, [&]<class Cfg>() {
+  const bool built = with_config(launch.config, [&]<class Cfg>() {
     auto l = grid_launch<Cfg>(kGemmKernel<Cfg, IN, OUT, BL>, launch.grid, stream);
     if (launch.resident_limit > 0)
       l.require_resident(launch.resident_limit, "symm gemm: split-K/stream-K",

@@ -260,10 +260,6 @@ std::string can_implement(const KernelConfig& c, const GemmProblem& p, const Dev
   if (d.cc_major != 9 || d.cc_minor != 0)
     return fmt::format("WGMMA kernels are built for sm_90a; this device is sm_{}{}", d.cc_major, d.cc_minor);
   if (!is_built(c)) return fmt::format("configuration {} is not built into the library", to_string(c));
-  if (!c.supports(p.b_layout))
-    return fmt::format("configuration {} takes B as N x K only (its {}-column tiles are not whole "
-                       "64-column TMA boxes of a K x N B); pick a tile width that is a multiple of 64",
-                       to_string(c), c.blk_n);
   if (c.smem_bytes() > d.max_smem_per_block)
     return fmt::format("configuration {} needs {} B of shared memory per block; the device allows {}",
                        to_string(c), c.smem_bytes(), d.max_smem_per_block);

@@ -54,13 +54,12 @@ CUtensorMap tile_map(const void* base, DType type, std::int64_t rows, std::int64
 }  // namespace
 
 OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& c) {
-  constexpr int kRowElems = kSwizzleBytes / 2;  // 64 bf16/fp16 per swizzled row
   OperandMaps maps;
   // In a cluster, each block loads its part of the rows of A and of B (producer.cuh).
   maps.a = tile_map(p.a, p.in_dtype, p.m, p.k, p.lda, c.blk_m / c.cluster_n, c.blk_k, "A");
   maps.b = p.b_layout == BLayout::nk
                ? tile_map(p.b, p.in_dtype, p.n, p.k, p.ldb, c.blk_n / c.cluster_m, c.blk_k, "B (N x K)")
-               : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kRowElems, "B (K x N)");
+               : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kn_box_cols(c.blk_n), "B (K x N)");
   const int c_cols = kSwizzleBytes / dtype_bytes(p.out_dtype);
   maps.c = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows, c_cols, "C");
   // The epilogue's narrower last piece of tiles that are not whole 128-byte chunks wide.

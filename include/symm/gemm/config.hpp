@@ -36,6 +36,11 @@ inline constexpr int kSwizzleBytes = 128;        // TMA/WGMMA 128-byte swizzle
 inline constexpr int kEpilogueRows = 64;         // rows of one epilogue staging tile
 inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1024 B
 
+// B as K x N arrives in TMA boxes of (kn_box_cols N, BLK_K K), each swizzled over its
+// rows of kn_box_cols x 2 bytes: the widest of 64, 32 and 16 columns that divides the tile
+// width (a 144-column tile takes nine 16-column boxes, a 160-column one five of 32).
+constexpr int kn_box_cols(int blk_n) { return blk_n % 64 == 0 ? 64 : blk_n % 32 == 0 ? 32 : 16; }
+
 // The one resource budget: compile-time asserts and the run-time refusal both read it.
 struct SmemBudget {
   int pipeline = 0;  // (BLK_M + BLK_N) x BLK_K x STAGES operand tiles
@@ -69,9 +74,6 @@ struct KernelConfig {
   constexpr int unit_rows() const { return blk_m * cluster_m; }
   constexpr int unit_cols() const { return blk_n * cluster_n; }
   constexpr int smem_bytes() const { return smem_budget(blk_m, blk_n, blk_k, stages).total(); }
-  // B as K x N arrives in TMA boxes of 64 columns; tile widths between (144 for N = 576
-  // shards) take B as N x K only.
-  constexpr bool supports(BLayout layout) const { return layout == BLayout::nk || blk_n % 64 == 0; }
   constexpr bool operator==(const KernelConfig&) const = default;
 };
 
@@ -152,8 +154,13 @@ struct FallbackTile {
   static_assert(WARP_M % 16 == 0 && WARP_N % 16 == 0, "whole ldmatrix x4 fragments per warp");
 };
 using FallbackConfig = FallbackTile<128, 128>;
-// 96 columns: shards of N = 576 (8 ranks of 4608) fill whole tiles; B as N x K only, as a
-// K x N B tile's rows must span whole 64-column swizzle rows.
+// 96 columns: shards of N = 576 (8 ranks of 4608) fill whole tiles.
 using FallbackNarrowConfig = FallbackTile<128, 96>;
+
+// The fallback reads a K x N B tile by warps of 64 columns (one swizzle row): B as K x N
+// only with 128-column tiles (two warps across).
+constexpr bool fallback_takes(const KernelConfig& c, BLayout layout) {
+  return layout == BLayout::nk || c.blk_n == 64 * FallbackConfig::WARPS_N;
+}
 
 }  // namespace symm::gemm

@@ -2,7 +2,7 @@
 // Launch glue for kernels built from the persistent GEMM's blocks: the plain GEMM
 // (kernels/gemm) and the fused ops (kernels/ops) use the same pieces.
 //
-//   with_config<BL>(plan.config, [&]<class Cfg>() {
+//   with_config(plan.config, [&]<class Cfg>() {
 //     GridLaunch<Cfg> launch(my_kernel<Cfg, ...>, grid, stream);
 //     launch.require_resident("my op", why);   // blocks that wait for each other
 //     launch.launch(params...);
@@ -19,14 +19,12 @@
 namespace symm::gemm {
 
 // Calls f.operator()<Cfg>() for the configuration of `Configs` (a std::tuple of
-// TileConfig, by default every built one) described by c, if it takes B in layout BL
-// (kernels exist only for those); false if there is none.
-template <BLayout BL, class Configs = WgmmaConfigs, class F>
+// TileConfig, by default every built one) described by c; false if there is none.
+template <class Configs = WgmmaConfigs, class F>
 bool with_config(const KernelConfig& c, F&& f) {
   bool found = false;
   auto visit = [&]<class Cfg>() {
-    if constexpr (Cfg::desc.supports(BL))
-      if (!found && Cfg::desc == c) f.template operator()<Cfg>(), found = true;
+    if (!found && Cfg::desc == c) f.template operator()<Cfg>(), found = true;
   };
   [&]<class... Cfg>(std::tuple<Cfg...>*) {
     (visit.template operator()<Cfg>(), ...);

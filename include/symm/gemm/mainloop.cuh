@@ -18,20 +18,22 @@ struct WgmmaMainloop {
   using Mma = ptx::Wgmma<Cfg::BLK_N, kIsFp16<In>, BL == BLayout::kn ? 1 : 0>;
   using Accumulators = float[M_BLOCKS][ACC];
 
+  static constexpr int KN_ROW_BYTES = kn_box_cols(Cfg::BLK_N) * 2;  // kn: a B box row
+
   // A rows [row, row + 64) of a stage, k16 step ks: rows are 128 B apart, 8-row swizzle
   // atoms 1024 B apart; a k16 step is 32 B further along the (swizzled) row.
   __device__ static std::uint64_t a_desc(const std::uint8_t* stage, int row, int ks) {
-    return ptx::wgmma_desc_sw128(ptx::smem_addr(stage + row * kSwizzleBytes + ks * 32), 16, 1024);
+    return ptx::wgmma_desc(ptx::smem_addr(stage + row * kSwizzleBytes + ks * 32), 16, 1024, kSwizzleBytes);
   }
 
-  // B, k16 step ks. nk: like A. kn: k16 rows start 16 * 128 B further; 64-column chunks
-  // (one TMA box each) are BLK_K * 128 B apart.
+  // B, k16 step ks. nk: like A. kn: rows of KN_ROW_BYTES, one per k, so k16 rows start 16
+  // rows further; the column chunks (one TMA box each) are BLK_K rows apart.
   __device__ static std::uint64_t b_desc(const std::uint8_t* stage, int ks) {
     if constexpr (BL == BLayout::nk)
-      return ptx::wgmma_desc_sw128(ptx::smem_addr(stage + ks * 32), 16, 1024);
+      return ptx::wgmma_desc(ptx::smem_addr(stage + ks * 32), 16, 1024, kSwizzleBytes);
     else
-      return ptx::wgmma_desc_sw128(ptx::smem_addr(stage + ks * 16 * kSwizzleBytes),
-                                   Cfg::BLK_K * kSwizzleBytes, 1024);
+      return ptx::wgmma_desc(ptx::smem_addr(stage + ks * 16 * KN_ROW_BYTES), Cfg::BLK_K * KN_ROW_BYTES,
+                             8 * KN_ROW_BYTES, KN_ROW_BYTES);
   }
 
   __device__ static void zero(Accumulators& acc) {

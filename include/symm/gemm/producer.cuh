@@ -18,7 +18,7 @@ template <class Cfg, class In, BLayout BL>
 struct TmaProducer {
   using Smem = GemmSmem<Cfg, In>;
   static constexpr std::uint32_t STAGE_BYTES = Smem::A_STAGE_BYTES + Smem::B_STAGE_BYTES;
-  static constexpr int KN_BOX_N = 64;                         // kn: boxes of (64 N, BLK_K K)
+  static constexpr int KN_BOX_N = kn_box_cols(Cfg::BLK_N);  // kn: boxes of (KN_BOX_N N, BLK_K K)
   static constexpr int KN_BOX_BYTES = KN_BOX_N * Cfg::BLK_K * 2;
 
   // Blocks of the cluster that share this block's B tile (its cluster column) and A tile

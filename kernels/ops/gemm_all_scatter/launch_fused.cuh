@@ -22,7 +22,7 @@ void launch_with_hook(const FusedLaunch& f, const Hook& hook, cudaStream_t strea
 template <gemm::DType DT, gemm::BLayout BL>
 void launch_fused_typed(const FusedLaunch& f, cudaStream_t stream) {
   using In = gemm::element_t<DT>;
-  const bool built = gemm::with_config<BL, FusedConfigs>(f.config, [&]<class Cfg>() {
+  const bool built = gemm::with_config<FusedConfigs>(f.config, [&]<class Cfg>() {
     switch (f.variant) {
       case ScatterVariant::tma_push:
         launch_with_hook<Cfg, In, BL>(f, TmaPushHook{{f.push.trace}, f.peer_maps}, stream);

@@ -17,16 +17,13 @@ namespace {
 constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1;
 constexpr int kDefaultCommSms = 8;  // producer_consumer: scatter blocks beside the GEMM
 
-bool fused_config(const gemm::KernelConfig& c, gemm::BLayout layout) {
-  return c.supports(layout) &&
-         std::find(detail::kFusedConfigs.begin(), detail::kFusedConfigs.end(), c) !=
-             detail::kFusedConfigs.end();
+bool fused_config(const gemm::KernelConfig& c) {
+  return std::find(detail::kFusedConfigs.begin(), detail::kFusedConfigs.end(), c) != detail::kFusedConfigs.end();
 }
 
-std::string fused_config_names(gemm::BLayout layout) {
+std::string fused_config_names() {
   std::string names;
-  for (const auto& c : detail::kFusedConfigs)
-    if (c.supports(layout)) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
+  for (const auto& c : detail::kFusedConfigs) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
   return names;
 }
 
@@ -115,11 +112,10 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
                             "no comm SMs, no re-read of C)";
   const bool fused = plan.variant != ScatterVariant::bulk_synchronous;
   const bool cooperative_only = fused && !detail::tiles_pingpong(plan.variant);
-  if (fused && o.config && !fused_config(*o.config, shape.b_layout))
-    throw Error(fmt::format("symm gemm_all_scatter: configuration {} is not built for the fused kernels "
-                            "with B as {}; built: {}",
-                            gemm::to_string(*o.config), gemm::to_string(shape.b_layout),
-                            fused_config_names(shape.b_layout)));
+  if (fused && o.config && !fused_config(*o.config))
+    throw Error(fmt::format("symm gemm_all_scatter: configuration {} is not built for the fused kernels; "
+                            "built: {}",
+                            gemm::to_string(*o.config), fused_config_names()));
   if (cooperative_only && o.config && o.config->pingpong())
     throw Error(fmt::format("symm gemm_all_scatter: {} needs a cooperative configuration (both consumer "
                             "warpgroups on each tile); {} is ping-pong: give a cooperative one, or the "
@@ -178,14 +174,14 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
                 "shard: " + plan.gemm.reason);
   // The GEMM's heuristic may prefer a tile the fused kernels are not built for (configs.hpp):
   // then its best candidate that they are.
-  if (const gemm::KernelConfig alone = plan.gemm.config; fused && !fused_config(alone, shape.b_layout)) {
+  if (const gemm::KernelConfig alone = plan.gemm.config; fused && !fused_config(alone)) {
     const auto candidates = gemm::candidate_plans(shard, go, limits, std::numeric_limits<int>::max());
     const auto built = std::find_if(candidates.begin(), candidates.end(), [&](const gemm::Plan& c) {
-      return fused_config(c.config, shape.b_layout);
+      return fused_config(c.config);
     });
     if (built == candidates.end())
       throw Error(fmt::format("symm gemm_all_scatter: no configuration built for the fused kernels can run "
-                              "this shard (built: {})", fused_config_names(shape.b_layout)));
+                              "this shard (built: {})", fused_config_names()));
     plan.gemm = *built;
     plan.gemm.reason += fmt::format(" (the GEMM alone would run {}, which the fused kernels are not built for)",
                                     gemm::to_string(alone));

@@ -1,8 +1,9 @@
 #pragma once
 // wgmma (sm_90a): a warpgroup (4 consecutive warps) multiplies A (64 x 16) by B (16 x N),
 // both read from shared memory through 64-bit matrix descriptors, into N/2 fp32
-// accumulators per thread. Only 128-byte-swizzled operands are described here: the
-// layout TMA writes with CU_TENSOR_MAP_SWIZZLE_128B, 1024-byte aligned.
+// accumulators per thread. Operands are described as TMA writes them with
+// CU_TENSOR_MAP_SWIZZLE_128B (64B, 32B for narrow MN-major boxes), aligned to the swizzle
+// atom.
 //
 // Accumulator layout (PTX ISA, "wgmma .m64nNk16 register fragment layout for D"):
 // thread t of the warpgroup holds, for each 8-column block j, the four values
@@ -14,15 +15,16 @@ namespace symm::ptx {
 
 // Matrix descriptor: bits 0-13 start address >> 4, 16-29 leading-dimension byte offset
 // >> 4, 32-45 stride-dimension byte offset >> 4, 49-51 base offset (0: the swizzle atom
-// is 1024-B aligned), 62-63 swizzle mode (1 = 128 B).
-//   K-major operand (rows of 64 K-elements): lbo unused (16), sbo = 1024 (8 rows apart).
-//   MN-major operand (rows of 64 MN-elements, one row per k): lbo = bytes between
-//   64-element MN chunks, sbo = 1024 (8 k-rows apart).
-__device__ __forceinline__ std::uint64_t wgmma_desc_sw128(std::uint32_t smem_addr,
-                                                          std::uint32_t lbo_bytes,
-                                                          std::uint32_t sbo_bytes) {
+// of 8 rows is aligned to its size), 62-63 swizzle mode (1 = 128 B, 2 = 64 B, 3 = 32 B).
+//   K-major operand (rows of 64 K-elements, 128-B swizzle): lbo unused (16), sbo = 1024
+//   (8 rows apart).
+//   MN-major operand (rows of MN-elements, one row per k, swizzled over the row's 32, 64
+//   or 128 bytes): lbo = bytes between such MN chunks, sbo = 8 rows (8 k apart).
+__device__ __forceinline__ std::uint64_t wgmma_desc(std::uint32_t smem_addr, std::uint32_t lbo_bytes,
+                                                    std::uint32_t sbo_bytes, int swizzle_bytes) {
+  const std::uint64_t mode = swizzle_bytes == 128 ? 1 : swizzle_bytes == 64 ? 2 : 3;
   return std::uint64_t((smem_addr & 0x3FFFF) >> 4) | (std::uint64_t(lbo_bytes >> 4) << 16) |
-         (std::uint64_t(sbo_bytes >> 4) << 32) | (std::uint64_t(1) << 62);
+         (std::uint64_t(sbo_bytes >> 4) << 32) | (mode << 62);
 }
 
 // Orders this thread's register accesses before the next wgmma reads or writes them.
