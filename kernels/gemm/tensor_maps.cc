@@ -59,7 +59,10 @@ OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& c) {
   maps.a = tile_map(p.a, p.in_dtype, p.m, p.k, p.lda, c.blk_m / c.cluster_n, c.blk_k, "A");
   maps.b = p.b_layout == BLayout::nk
                ? tile_map(p.b, p.in_dtype, p.n, p.k, p.ldb, c.blk_n / c.cluster_m, c.blk_k, "B (N x K)")
-               : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kn_box_cols(c.blk_n), "B (K x N)");
+               : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kSwizzleBytes / 2, "B (K x N)");
+  maps.b_tail = p.b_layout == BLayout::nk || kn_tail_cols(c.blk_n) == 0
+                    ? maps.b
+                    : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kn_tail_cols(c.blk_n), "B (K x N)");
   const int c_cols = kSwizzleBytes / dtype_bytes(p.out_dtype);
   maps.c = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows, c_cols, "C");
   // The epilogue's narrower last piece of tiles that are not whole 128-byte chunks wide.

@@ -36,10 +36,12 @@ inline constexpr int kSwizzleBytes = 128;        // TMA/WGMMA 128-byte swizzle
 inline constexpr int kEpilogueRows = 64;         // rows of one epilogue staging tile
 inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1024 B
 
-// B as K x N arrives in TMA boxes of (kn_box_cols N, BLK_K K), each swizzled over its
-// rows of kn_box_cols x 2 bytes: the widest of 64, 32 and 16 columns that divides the tile
-// width (a 144-column tile takes nine 16-column boxes, a 160-column one five of 32).
-constexpr int kn_box_cols(int blk_n) { return blk_n % 64 == 0 ? 64 : blk_n % 32 == 0 ? 32 : 16; }
+// B as K x N arrives in TMA boxes of (64 N, BLK_K K), each row one 128-byte swizzle row,
+// and where the tile width is not a multiple of 64 (144, 160), in a last box of the other
+// kn_tail_cols columns swizzled over its 32- or 64-byte rows, which a wgmma of its own
+// reads. (Every box that narrow ran at 0.64-0.69x of the N x K twin's speed on long K:
+// wgmma reads narrowly swizzled rows of a K x N B slowly.)
+constexpr int kn_tail_cols(int blk_n) { return blk_n % 64; }
 
 // The one resource budget: compile-time asserts and the run-time refusal both read it.
 struct SmemBudget {

@@ -24,8 +24,8 @@ struct alignas(1024) GemmSmem {
   // (BLK_M, BLK_K) x STAGES: rows of 64 K-elements, 128B-swizzled.
   alignas(1024) std::uint8_t a[Cfg::STAGES][A_STAGE_BYTES];
   // nk: (BLK_N, BLK_K) x STAGES, rows of 64 K-elements;
-  // kn: (BLK_K, W) x (BLK_N / W) x STAGES, rows of W = kn_box_cols(BLK_N) N-elements,
-  // swizzled over their 2W bytes; nk and A: over 128 B.
+  // kn: (BLK_K, 64) x (BLK_N / 64) x STAGES, rows of 64 N-elements, then (config.hpp)
+  // (BLK_K, kn_tail_cols) swizzled over its narrower rows; else 128B-swizzled.
   alignas(1024) std::uint8_t b[Cfg::STAGES][B_STAGE_BYTES];
   // (64 rows, 128 B) x 2 x CONSUMERS: double-buffered epilogue tiles, 128B-swizzled.
   alignas(1024) std::uint8_t c[Cfg::CONSUMERS][2][STAGING_BYTES];

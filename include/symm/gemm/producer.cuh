@@ -18,8 +18,9 @@ template <class Cfg, class In, BLayout BL>
 struct TmaProducer {
   using Smem = GemmSmem<Cfg, In>;
   static constexpr std::uint32_t STAGE_BYTES = Smem::A_STAGE_BYTES + Smem::B_STAGE_BYTES;
-  static constexpr int KN_BOX_N = kn_box_cols(Cfg::BLK_N);  // kn: boxes of (KN_BOX_N N, BLK_K K)
+  static constexpr int KN_BOX_N = 64;  // kn: boxes of (64 N, BLK_K K), then the tail's box
   static constexpr int KN_BOX_BYTES = KN_BOX_N * Cfg::BLK_K * 2;
+  static constexpr int KN_BOXES = Cfg::BLK_N / KN_BOX_N;
 
   // Blocks of the cluster that share this block's B tile (its cluster column) and A tile
   // (its cluster row), as multicast masks over cluster ranks (rank = m + CLUSTER_M * n).
@@ -60,10 +61,14 @@ struct TmaProducer {
               b_tile * Cfg::BLK_N + seat.m * Cfg::B_PART_ROWS, bar, column_mask(seat), b_multicast);
     } else {
 #pragma unroll
-      for (int j = 0; j < Cfg::BLK_N / KN_BOX_N; ++j)
+      for (int j = 0; j < KN_BOXES; ++j)
         if (j % Cfg::CLUSTER_M == seat.m)
           load_2d(s.b[stage] + j * KN_BOX_BYTES, &p.b, b_tile * Cfg::BLK_N + j * KN_BOX_N, k0, bar,
                   column_mask(seat), b_multicast);
+      if constexpr (kn_tail_cols(Cfg::BLK_N) > 0)
+        if (KN_BOXES % Cfg::CLUSTER_M == seat.m)
+          load_2d(s.b[stage] + KN_BOXES * KN_BOX_BYTES, &p.b_tail, b_tile * Cfg::BLK_N + KN_BOXES * KN_BOX_N,
+                  k0, bar, column_mask(seat), b_multicast);
     }
   }
 
