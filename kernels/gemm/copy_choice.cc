@@ -57,7 +57,7 @@ double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileSche
   const double gemm_flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
   const double copy_flops =
       double(choice.extra_bytes) * kFlopsPerMovedByte + choice.extra_launches * kFlopsPerCopyLaunch;
-  return predicted_cost(c, s, num_blocks) *
+  return predicted_cost(c, s, num_blocks, p.b_layout) *
          (choice.straddled.any() ? straddle_slowdown(c, choice.straddled) : 1.0 + copy_flops / gemm_flops);
 }
 

@@ -80,12 +80,18 @@ bool is_built(const KernelConfig& c) {
   return std::find(kWgmmaConfigs.begin(), kWgmmaConfigs.end(), c) != kWgmmaConfigs.end();
 }
 
-double efficiency(const KernelConfig& c) {
+// A K x N B in a tile that is not a multiple of 64 wide: the narrow tail box's wgmma
+// (config.hpp, kn_tail_cols) ran the tile at 0.85-0.9 of its N x K twin's speed on long K
+// (bench/results/gemm/2026-12-02-knboxes-2de35da).
+constexpr double kKnTailEfficiency = 0.85;
+
+double efficiency(const KernelConfig& c, BLayout b_layout) {
+  const double layout = b_layout == BLayout::kn && kn_tail_cols(c.blk_n) > 0 ? kKnTailEfficiency : 1.0;
   for (const auto& cand : kCandidates)
-    if (cand.config == c) return cand.efficiency;
+    if (cand.config == c) return cand.efficiency * layout;
   // Shallower pipelines and narrower tiles: less latency hidden, more operand traffic.
   const double shape = double(c.blk_m * c.blk_n) / (128.0 * 256.0);
-  return std::min(1.0, 0.55 + 0.35 * shape + 0.05 * c.stages);
+  return std::min(1.0, 0.55 + 0.35 * shape + 0.05 * c.stages) * layout;
 }
 
 // Blocks: gemm_sms (or every SM).
@@ -147,17 +153,17 @@ TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const G
   const int workers = blocks;
   const TileScheduler stream = stream_k_schedule(unsplit, workers);
   if (o.stream_k == 1 && stream_k_fits(stream, workers, true)) return stream;
-  const double base = predicted_cost(c, unsplit, blocks);
+  const double base = predicted_cost(c, unsplit, blocks, p.b_layout);
   TileScheduler best = unsplit;
   double best_cost = base;
   const int max_splits = std::clamp(unsplit.k_iters / kMinKItersPerSplit, 1, kMaxSplits);
   for (int splits = 2; splits <= max_splits; ++splits) {
     const TileScheduler split = schedule(c, p, splits, o.gsize_m);
-    const double cost = predicted_cost(c, split, blocks);
+    const double cost = predicted_cost(c, split, blocks, p.b_layout);
     if (cost < best_cost && cost < kMinSplitGain * base) best = split, best_cost = cost;
   }
   if (o.stream_k != 0 && stream_k_fits(stream, workers, false)) {
-    const double cost = predicted_cost(c, stream, blocks);
+    const double cost = predicted_cost(c, stream, blocks, p.b_layout);
     if (cost < best_cost && cost < kMinSplitGain * base) best = stream;
   }
   return best;
@@ -267,7 +273,7 @@ std::string can_implement(const KernelConfig& c, const GemmProblem& p, const Dev
   return tma_incompatibility(p);
 }
 
-double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blocks) {
+double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blocks, BLayout b_layout) {
   // A cluster works on one unit, each of its blocks on one tile of it.
   const int workers = std::max(1, num_blocks / c.cluster_blocks());
   double busiest = 0;  // K-iteration equivalents of the busiest block
@@ -285,7 +291,7 @@ double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blo
     const double extra = kEpilogueKIters + kPartialKIters * (s.k_splits - 1);
     busiest = waves * (std::ceil(double(s.k_iters) / s.k_splits) + extra);
   }
-  return busiest * double(c.blk_m * c.blk_n) / efficiency(c);
+  return busiest * double(c.blk_m * c.blk_n) / efficiency(c, b_layout);
 }
 
 namespace {

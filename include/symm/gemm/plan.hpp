@@ -77,8 +77,8 @@ std::string can_implement(const KernelConfig& config, const GemmProblem& p, cons
 
 // The heuristic's estimate of a schedule's time, in arbitrary units: the busiest block's
 // K iterations (waves of units, or its stream-K share) plus epilogues and partials,
-// weighted by the tile shape's efficiency.
-double predicted_cost(const KernelConfig& config, const TileScheduler& sched, int num_blocks);
+// weighted by the tile shape's efficiency with B in layout b_layout.
+double predicted_cost(const KernelConfig& config, const TileScheduler& sched, int num_blocks, BLayout b_layout);
 
 // The best few plans by predicted cost, best first (for tuning by measurement), each
 // decomposition of each configuration once, with its cheapest way to read straddling

@@ -359,16 +359,29 @@ TEST(GemmPlan, LargeSquareUsesFullTilesWithoutSplits) {
 
 TEST(GemmPlan, SkinnyShardIsSpreadOverTheGpu) {
   // The 8-rank shard of (4096, 4608, 36864): N = 576 = 4 x 144, so 128x144 tiles make 128
-  // work tiles for 132 SMs without splitting K, with B either way (a K x N B in 16-column
-  // boxes; before those, 192-column tiles with K split).
-  for (BLayout layout : {BLayout::nk, BLayout::kn}) {
-    const auto shard = problem(4096, 576, 36864, layout);
-    const Plan p = make_plan(shard, {}, DeviceLimits{});
-    EXPECT_EQ(to_string(p.config), "128x144x64s5") << describe(shard, p);
-    EXPECT_EQ(p.sched.k_splits, 1);
-    EXPECT_EQ(p.num_blocks, 128);
-    EXPECT_EQ(workspace_bytes(p), 0u);
-  }
+  // work tiles for 132 SMs without splitting K.
+  const auto nk = problem(4096, 576, 36864);
+  const Plan p = make_plan(nk, {}, DeviceLimits{});
+  EXPECT_EQ(to_string(p.config), "128x144x64s5") << describe(nk, p);
+  EXPECT_EQ(p.sched.k_splits, 1);
+  EXPECT_EQ(p.num_blocks, 128);
+  EXPECT_EQ(workspace_bytes(p), 0u);
+
+  // B as K x N: 128x144 reads its last 16 columns through a narrow box of its own, rated
+  // 0.85 as fast, so 3 x 192 columns with K split fill the GPU instead (its 96 tiles alone
+  // would leave 36 SMs idle).
+  const auto kn = problem(4096, 576, 36864, BLayout::kn);
+  const Plan s = make_plan(kn, {}, DeviceLimits{});
+  EXPECT_EQ(s.config.blk_n, 192) << describe(kn, s);
+  EXPECT_GT(s.sched.k_splits, 1);
+  EXPECT_EQ(s.num_blocks, 132);
+  EXPECT_GT(workspace_bytes(s), 0u);
+  // Forced, 128x144 runs it as whole tiles with either layout.
+  GemmOptions o;
+  o.config = KernelConfig{128, 144, 64, 5};
+  const Plan forced = make_plan(kn, o, DeviceLimits{});
+  EXPECT_EQ(forced.sched.k_splits, 1);
+  EXPECT_EQ(forced.num_blocks, 128);
 }
 
 TEST(GemmPlan, StreamKEvensOutThePartialWave) {
@@ -385,7 +398,7 @@ TEST(GemmPlan, StreamKEvensOutThePartialWave) {
   o.stream_k = 0;
   const Plan dp = make_plan(p, o, DeviceLimits{});
   EXPECT_FALSE(dp.sched.stream_k());
-  EXPECT_LT(predicted_cost(sk.config, sk.sched, 132), predicted_cost(dp.config, dp.sched, 132));
+  EXPECT_LT(predicted_cost(sk.config, sk.sched, 132, p.b_layout), predicted_cost(dp.config, dp.sched, 132, p.b_layout));
 
   // The tuner's candidates include stream-K plans when the heuristic may choose it (-1),
   // not by default.
