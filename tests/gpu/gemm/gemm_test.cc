@@ -30,6 +30,17 @@ void for_each_variant(const std::function<void(const Case&)>& f) {
         for (BLayout l : {BLayout::nk, BLayout::kn}) f(Case{s, in, out, l});
 }
 
+// `config` forced on `blocks` blocks (bf16, B in layout l), checked against cuBLAS: the
+// plan that ran.
+Plan run_forced(GemmVsCublas& check, const KernelConfig& config, int blocks, const Shape& shape, BLayout l) {
+  GemmOptions o;
+  o.config = config;
+  o.num_blocks = blocks;
+  const Plan plan = check.run(Case{shape, DType::bf16, DType::bf16, l}, o, 2);
+  EXPECT_EQ(plan.config, config);
+  return plan;
+}
+
 class WgmmaConfigTest : public ::testing::TestWithParam<KernelConfig> {};
 
 TEST_P(WgmmaConfigTest, MatchesCublas) {
@@ -67,14 +78,9 @@ TEST(GemmPingpong, AlternatingConsumersMatchCublas) {
     for (int blocks : {1, 3, 7})
       for (const Shape& shape : {Shape{640, 512, 320, 0}, Shape{333, 472, 1000, 8}}) {
         if (blocks < config.cluster_blocks()) continue;  // refused before launch (GemmPlanRandomWalk)
-        GemmOptions o;
-        o.config = config;
-        o.num_blocks = blocks;
-        for (BLayout l : {BLayout::nk, BLayout::kn}) {
-          const Plan plan = check.run(Case{shape, DType::bf16, DType::bf16, l}, o, 2);
-          EXPECT_EQ(plan.config, config);
-          EXPECT_EQ(plan.num_blocks, blocks / config.cluster_blocks() * config.cluster_blocks());
-        }
+        for (BLayout l : {BLayout::nk, BLayout::kn})
+          EXPECT_EQ(run_forced(check, config, blocks, shape, l).num_blocks,
+                    blocks / config.cluster_blocks() * config.cluster_blocks());
       }
   }
 }
@@ -95,12 +101,8 @@ TEST(GemmCluster, BlocksSharingOperandTilesMatchCublas) {
     for (int blocks : {config.cluster_blocks(), 5, 12})
       for (const Shape& shape : {Shape{640, 512, 320, 0}, Shape{333, 472, 1000, 8}, Shape{1000, 1000, 1000, 0},
                                  Shape{400, 700, 192, 0}}) {
-        GemmOptions o;
-        o.config = config;
-        o.num_blocks = blocks;
         for (BLayout l : {BLayout::nk, BLayout::kn}) {
-          const Plan plan = check.run(Case{shape, DType::bf16, DType::bf16, l}, o, 2);
-          EXPECT_EQ(plan.config, config);
+          const Plan plan = run_forced(check, config, blocks, shape, l);
           EXPECT_EQ(plan.num_blocks % config.cluster_blocks(), 0);
           EXPECT_LE(plan.num_blocks, blocks);
         }
