@@ -82,7 +82,7 @@ bool is_built(const KernelConfig& c) {
 
 // A K x N B in a tile that is not a multiple of 64 wide: the narrow tail box's wgmma
 // (config.hpp, kn_tail_cols) ran the tile at 0.85-0.9 of its N x K twin's speed on long K
-// (bench/results/gemm/2026-12-02-knboxes-2de35da).
+// (bench/results/gemm/2026-12-02-kntail-2de35da).
 constexpr double kKnTailEfficiency = 0.85;
 
 double efficiency(const KernelConfig& c, BLayout b_layout) {

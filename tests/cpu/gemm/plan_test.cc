@@ -373,6 +373,7 @@ TEST(GemmPlan, SkinnyShardIsSpreadOverTheGpu) {
   const auto kn = problem(4096, 576, 36864, BLayout::kn);
   const Plan s = make_plan(kn, {}, DeviceLimits{});
   EXPECT_EQ(s.config.blk_n, 192) << describe(kn, s);
+  EXPECT_FALSE(s.sched.stream_k());
   EXPECT_GT(s.sched.k_splits, 1);
   EXPECT_EQ(s.num_blocks, 132);
   EXPECT_GT(workspace_bytes(s), 0u);

@@ -119,7 +119,7 @@ TEST(GemmAllScatterPlan, RefusesConfigurationsNotBuiltForFusedKernels) {
   EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("not built for the fused kernels"), std::string::npos);
   o.config = gemm::KernelConfig{128, 256, 64, 4, gemm::Schedule::cooperative, 2};  // clusters: GEMM only
   EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("not built for the fused kernels"), std::string::npos);
-  o.config = gemm::KernelConfig{128, 144, 64, 5};  // either layout of B (16-column K x N boxes)
+  o.config = gemm::KernelConfig{128, 144, 64, 5};  // either layout of B (a K x N B's last 16 columns in a box of their own)
   EXPECT_EQ(refusal(shape(8192, 4608, 36864), o, 2), "");
   EXPECT_EQ(refusal(shape(8192, 4608, 36864, gemm::BLayout::nk), o, 2), "");
   o.config = gemm::KernelConfig{999, 1, 1, 1};

@@ -101,8 +101,8 @@ TEST(GemmAllScatter, RandomSchedulesStillDeliverEveryTile) {
 }
 
 // Ping-pong tiles under tma_push: one consumer stores and pushes a whole tile while the
-// other multiplies; both layouts (the 128x160 tile's K x N B in 32-column boxes), three ranks on
-// ragged shards and a loopback run.
+// other multiplies; both layouts (a 128x160 tile reads a K x N B's last 32 columns in a
+// box of their own), three ranks on ragged shards and a loopback run.
 TEST(GemmAllScatter, PingpongTilesPushEveryTile) {
   SYMM_REQUIRE_GPUS(1);
   const gemm::KernelConfig pingpong[] = {{128, 192, 64, 4, gemm::Schedule::pingpong},
