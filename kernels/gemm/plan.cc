@@ -60,12 +60,16 @@ struct Candidate {
 // it, for the tuner to measure. Pairs of 256x128 tiles (one full wave of 132 blocks on up
 // to 1024 rows): 6120 x 3400 x 4104 0.89-0.93 where 2 x 2 clusters of 128x256 ran
 // 0.86-0.88 (bench/results/gemm/2026-12-02-pairs-743c91d, -pairs-9514fba).
+// 192x160 (three consumers of 64 rows): the same operand rows per output as 128x256, for
+// M that 128- and 256-row tiles fit badly; alone and with A shared along a 1 x 2 cluster
+// (both rows of a unit straddle less). Rated below 128x256 until measured.
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
     {{128, 256, 64, 4, Schedule::cooperative, 2}, 0.98}, {{128, 192, 64, 4, Schedule::cooperative, 2}, 0.97},
     {{128, 256, 64, 4, Schedule::cooperative, 2, 2}, 0.95},
     {{256, 128, 64, 4, Schedule::cooperative, 2}, 0.97},
+    {{192, 160, 64, 4}, 0.95}, {{192, 160, 64, 4, Schedule::cooperative, 1, 2}, 0.94},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
@@ -425,7 +429,7 @@ WorkspaceLayout workspace_layout(const Plan& plan) {
   const bool wgmma = plan.kind == KernelKind::wgmma;
   const std::size_t owners = s.stream_k() ? std::size_t(plan.num_blocks) : std::size_t(s.num_tiles());
   const std::size_t partials = s.stream_k() ? owners : owners * (s.k_splits - (wgmma ? 1 : 0));
-  const std::size_t counters = owners * (wgmma ? kConsumers : 1) * sizeof(int);
+  const std::size_t counters = owners * (wgmma ? plan.config.consumers() : 1) * sizeof(int);
   layout.counter_bytes = round(counters);
   layout.partial_bytes = round(partials * plan.config.blk_m * plan.config.blk_n * sizeof(float));
   return layout;

@@ -2,10 +2,14 @@
 // Kernel configurations: one compile-time type per persistent WGMMA kernel shape, a
 // runtime descriptor of each, and the shared-memory budget both are checked against.
 //
-// A block is one producer warpgroup (TMA) and CONSUMERS = 2 consumer warpgroups (WGMMA),
+// A block is one producer warpgroup (TMA) and CONSUMERS consumer warpgroups (WGMMA),
 // in one of two schedules:
-//   cooperative: both consumers work on the same tile; consumer w owns rows
-//                [w * WG_M, (w + 1) * WG_M) of the (BLK_M, BLK_N) tile.
+//   cooperative: the consumers work on the same tile; consumer w owns rows
+//                [w * WG_M, (w + 1) * WG_M) of the (BLK_M, BLK_N) tile. Two consumers,
+//                but three of 64 rows in 192-row tiles (a wgmma covers 64 rows, so there
+//                are no 96-row parts): a tile height between 128 and 256 rows, for M that
+//                neither fills (777 rows: 5 tiles of 192 at 81 % against 7 of 128 at 87 %,
+//                but 130 tiles of 192x160 make one wave where 128x256 leaves 13 SMs idle).
 //   ping-pong:   each consumer owns whole tiles, the block's units taken in turn, so one
 //                consumer's epilogue runs while the other's wgmmas keep the tensor cores
 //                busy (where K is short, the epilogue is a large share of a tile's time).
@@ -31,7 +35,7 @@ namespace symm::gemm {
 // Opt-in shared memory per block on sm_90 (227 KiB); the runtime also asks the device.
 inline constexpr int kSm90MaxSmemPerBlock = 232448;
 inline constexpr int kWarpgroupThreads = 128;
-inline constexpr int kConsumers = 2;
+inline constexpr int kConsumers = 2;             // but 192-row cooperative tiles (consumers_for)
 inline constexpr int kSwizzleBytes = 128;        // TMA/WGMMA 128-byte swizzle
 inline constexpr int kEpilogueRows = 64;         // rows of one epilogue staging tile
 inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1024 B
@@ -43,6 +47,25 @@ inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1
 // wgmma reads narrowly swizzled rows of a K x N B slowly.)
 constexpr int kn_tail_cols(int blk_n) { return blk_n % 64; }
 
+// How the consumer warpgroups share the work (see above). An enum, not a flag: no stray
+// integer in an initialiser list can select it.
+enum class Schedule : std::uint8_t { cooperative, pingpong };
+
+// Consumer warpgroups of a block (see above).
+constexpr int consumers_for(int blk_m, Schedule schedule) {
+  return schedule == Schedule::cooperative && blk_m == 3 * 64 ? 3 : kConsumers;
+}
+
+// Registers per thread after reallocation (setmaxnreg): the producer keeps 40, the
+// consumers share the rest of the 64K in multiples of 8 (232 each of two, 152 of three).
+inline constexpr int kProducerRegisters = 40;
+constexpr int consumer_registers(int consumers) {
+  return (65536 - kWarpgroupThreads * kProducerRegisters) / (kWarpgroupThreads * consumers) / 8 * 8;
+}
+// What a consumer needs besides its accumulators (descriptors, indices, the epilogue's
+// packing): 128x192 ping-pong ran without spills with 192 accumulators in 232 registers.
+inline constexpr int kConsumerRegistersBesideAccumulators = 40;
+
 // The one resource budget: compile-time asserts and the run-time refusal both read it.
 struct SmemBudget {
   int pipeline = 0;  // (BLK_M + BLK_N) x BLK_K x STAGES operand tiles
@@ -51,15 +74,11 @@ struct SmemBudget {
   constexpr int total() const { return pipeline + epilogue + barriers + kSmemAlignSlack; }
 };
 
-constexpr SmemBudget smem_budget(int blk_m, int blk_n, int blk_k, int stages) {
+constexpr SmemBudget smem_budget(int blk_m, int blk_n, int blk_k, int stages, int consumers) {
   return SmemBudget{stages * (blk_m + blk_n) * blk_k * 2,
-                    kConsumers * 2 * kEpilogueRows * kSwizzleBytes,
-                    int(ceil_div((2 * stages + kConsumers) * 8, 1024)) * 1024};
+                    consumers * 2 * kEpilogueRows * kSwizzleBytes,
+                    int(ceil_div((2 * stages + consumers) * 8, 1024)) * 1024};
 }
-
-// How the consumer warpgroups share the work (see above). An enum, not a flag: no stray
-// integer in an initialiser list can select it.
-enum class Schedule : std::uint8_t { cooperative, pingpong };
 
 // Runtime description of a configuration (what the heuristic and the CLI talk about).
 struct KernelConfig {
@@ -68,18 +87,21 @@ struct KernelConfig {
   int cluster_m = 1;  // blocks per cluster along M, sharing B's tile (multicast)
   int cluster_n = 1;  // blocks per cluster along N, sharing A's tile (multicast)
   constexpr bool pingpong() const { return schedule == Schedule::pingpong; }
+  constexpr int consumers() const { return consumers_for(blk_m, schedule); }
   constexpr int cluster_blocks() const { return cluster_m * cluster_n; }
   constexpr bool clustered() const { return cluster_blocks() > 1; }
-  // Only whole tiles per unit (no split-K, no stream-K): ping-pong and clusters.
-  constexpr bool whole_tiles_only() const { return pingpong() || clustered(); }
+  // Only whole tiles per unit (no split-K, no stream-K): ping-pong, clusters, and three
+  // consumers (the partial sums' loads beside 80 accumulators spill in 152 registers).
+  constexpr bool whole_tiles_only() const { return pingpong() || clustered() || consumers() > kConsumers; }
   // Rows and columns of C in one unit of the tile scheduler: the cluster's tiles.
   constexpr int unit_rows() const { return blk_m * cluster_m; }
   constexpr int unit_cols() const { return blk_n * cluster_n; }
-  constexpr int smem_bytes() const { return smem_budget(blk_m, blk_n, blk_k, stages).total(); }
+  constexpr int smem_bytes() const { return smem_budget(blk_m, blk_n, blk_k, stages, consumers()).total(); }
   constexpr bool operator==(const KernelConfig&) const = default;
 };
 
-// "128x256x64s4"; "128x128x64s6-pingpong"; clusters: "128x256x64s4c2" (2 x 1), "...c2x2".
+// "128x256x64s4"; "128x128x64s6-pingpong"; clusters: "128x256x64s4c2" (2 x 1), "...c1x2",
+// "...c2x2".
 std::string to_string(const KernelConfig& c);
 bool parse_config(const std::string& text, KernelConfig& out);  // inverse of to_string
 
@@ -91,22 +113,25 @@ struct TileConfig {
   static constexpr bool CLUSTERED = CLUSTER_BLOCKS > 1;
   static constexpr int A_PART_ROWS = BM / CN;  // rows of A each block of a cluster row loads
   static constexpr int B_PART_ROWS = BN / CM;  // nk: rows of B each block of a cluster column loads
-  static constexpr int CONSUMERS = kConsumers;
+  static constexpr int CONSUMERS = consumers_for(BM, SCHED);
   static constexpr int WG_M = PINGPONG ? BLK_M : BLK_M / CONSUMERS;  // rows per consumer's part
   static constexpr int WG_ROW_STRIDE = PINGPONG ? 0 : WG_M;         // first row of consumer w's part / w
   static constexpr int READERS_PER_STAGE = PINGPONG ? 1 : CONSUMERS;  // consumers reading a stage
   static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
   static constexpr KernelConfig desc{BM, BN, BK, S, SCHED, CM, CN};
+  static constexpr bool WHOLE_TILES_ONLY = desc.whole_tiles_only();
   static constexpr int SMEM_BYTES = desc.smem_bytes();
+  static constexpr int CONSUMER_REGISTERS = consumer_registers(CONSUMERS);
 
   static_assert(BLK_K * 2 == kSwizzleBytes, "a K row of the tile is one 128-byte swizzle row");
-  static_assert(WG_M % 64 == 0 && WG_M <= 128, "a consumer owns one or two m64 row blocks");
+  static_assert(WG_M % 64 == 0 && WG_M <= 128 && (PINGPONG || WG_M * CONSUMERS == BLK_M),
+                "a consumer owns one or two m64 row blocks, the consumers together the tile");
   static_assert(BLK_N % 16 == 0 && BLK_N >= 64 && BLK_N <= 256,
                 "wgmma N is 64..256; the epilogue's last piece is 32 or 64 bytes wide");
   static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box spans at most 256 rows");
-  // A ping-pong consumer holds a whole (128, BLK_N) tile: 192 accumulators (BLK_N = 192)
-  // leave it 40 of its 232 registers, enough without spills (ptxas -Werror checks).
-  static_assert(WG_M / 64 * BLK_N / 2 <= 192, "accumulators must fit the consumer registers");
+  // ptxas -Werror also refuses any spill.
+  static_assert(WG_M / 64 * BLK_N / 2 + kConsumerRegistersBesideAccumulators <= CONSUMER_REGISTERS,
+                "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");
   static_assert((CM == 1 || CM == 2) && (CN == 1 || CN == 2), "clusters: 1 or 2 blocks along M and N");
   static_assert(A_PART_ROWS % 8 == 0 && B_PART_ROWS % 8 == 0,
@@ -123,6 +148,7 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 192, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<128, 256, 64, 4, Schedule::cooperative, 2, 2>,
                                 TileConfig<256, 128, 64, 4, Schedule::cooperative, 2>,
+                                TileConfig<192, 160, 64, 4>, TileConfig<192, 160, 64, 4, Schedule::cooperative, 1, 2>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,

@@ -16,10 +16,6 @@
 
 namespace symm::gemm {
 
-// Registers per thread after reallocation: 128 x 40 + 256 x 232 <= 64K.
-inline constexpr int kProducerRegisters = 40;
-inline constexpr int kConsumerRegisters = 232;
-
 template <class Cfg, class In, class Out, BLayout BL, class Hook = NoEpilogueHook>
 struct PersistentGemm {
   using Smem = GemmSmem<Cfg, In>;
@@ -28,7 +24,7 @@ struct PersistentGemm {
   using Fixup = TileFixup<Cfg, Mainloop::M_BLOCKS, Mainloop::ACC>;
   static_assert(sizeof(Smem) + kSmemAlignSlack == Cfg::SMEM_BYTES,
                 "the shared-memory budget (config.hpp) must describe GemmSmem exactly");
-  static_assert(Cfg::CONSUMERS * kWarpgroupThreads * kConsumerRegisters +
+  static_assert(Cfg::CONSUMERS * kWarpgroupThreads * Cfg::CONSUMER_REGISTERS +
                         kWarpgroupThreads * kProducerRegisters <= 65536);
 
   // Warpgroup wg's part of the tile of unit w in the block at `seat` of its cluster.
@@ -67,9 +63,9 @@ struct PersistentGemm {
       }
       Mainloop::zero(acc);
       Mainloop::run(acc, s, pos, k_tiles, wg, t == 0, turn_over);
-      // Ping-pong and cluster plans are whole tiles (plan.cc): no fixup code in those
-      // kernels (it would only cost them registers).
-      if constexpr (!Cfg::PINGPONG && !Cfg::CLUSTERED)
+      // Plans of such configurations are whole tiles (config.hpp, plan.cc): no fixup code
+      // in their kernels (it would only cost them registers).
+      if constexpr (!Cfg::WHOLE_TILES_ONLY)
         if (!Fixup::finish(acc, p, w, wg, t, block)) continue;
       const TileInfo info = tile_info(p, w, seat, wg, t);
       if (Cfg::CLUSTERED && (info.row0 >= p.m || info.col0 >= p.n)) continue;  // a cluster's tile past M or N
@@ -96,7 +92,7 @@ struct PersistentGemm {
       ptx::setmaxnreg_dec<kProducerRegisters>();
       if (threadIdx.x == 0) TmaProducer<Cfg, In, BL>::run(p, s, worker, workers, seat);
     } else {
-      ptx::setmaxnreg_inc<kConsumerRegisters>();
+      ptx::setmaxnreg_inc<Cfg::CONSUMER_REGISTERS>();
       consume(p, hook, s, warpgroup - 1, worker, workers, seat);
     }
     // The other blocks' producers write into this block's stages and their consumers arrive

@@ -4,6 +4,7 @@
 // and Iris's sweep shapes (128x128x64, 256x128x64, 256x64x64 at 2 and 3 stages). Where the
 // GEMM alone would run a tile not built here, the fused plan takes its best candidate that
 // is (plan.cc). Ping-pong runs with tma_push only (tiles_pingpong below).
+#include <algorithm>
 #include <array>
 #include <tuple>
 
@@ -24,6 +25,9 @@ using FusedConfigs =
                gemm::TileConfig<128, 128, 64, 6, gemm::Schedule::pingpong>,
                gemm::TileConfig<64, 256, 64, 4, gemm::Schedule::pingpong>>;
 inline constexpr auto kFusedConfigs = gemm::ConfigCatalog<FusedConfigs>::all;
+// Tile flags and traces hold a slot per consumer warpgroup of a tile: kConsumers of them.
+static_assert(std::ranges::all_of(kFusedConfigs, [](const gemm::KernelConfig& c) { return c.consumers() == gemm::kConsumers; }),
+              "the fused op's tile flags expect kConsumers consumer warpgroups per block");
 
 // Whether a fused variant may run ping-pong tiles. tma_push pushes each piece a consumer
 // stages, whoever computed the tile. The flag hooks (wg_specialization,
