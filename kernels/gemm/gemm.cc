@@ -213,6 +213,7 @@ void Gemm::enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream) 
   const OperandMaps& maps = operand_maps(q, plan.config);
   params.a = maps.a;
   params.b = maps.b;
+  params.b_tail = maps.b_tail;
   params.c = maps.c;
   params.c_tail = maps.c_tail;
   params.sched = plan.sched;

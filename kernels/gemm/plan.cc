@@ -90,7 +90,7 @@ bool is_built(const KernelConfig& c) {
 constexpr double kKnTailEfficiency = 0.85;
 
 double efficiency(const KernelConfig& c, BLayout b_layout) {
-  const double layout = b_layout == BLayout::kn && b_stage_cols(c.blk_n) != c.blk_n ? kKnTailEfficiency : 1.0;
+  const double layout = b_layout == BLayout::kn && kn_tail_cols(c.blk_n) > 0 ? kKnTailEfficiency : 1.0;
   for (const auto& cand : kCandidates)
     if (cand.config == c) return cand.efficiency * layout;
   // Shallower pipelines and narrower tiles: less latency hidden, more operand traffic.

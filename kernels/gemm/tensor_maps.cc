@@ -60,6 +60,9 @@ OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& c) {
   maps.b = p.b_layout == BLayout::nk
                ? tile_map(p.b, p.in_dtype, p.n, p.k, p.ldb, c.blk_n / c.cluster_m, c.blk_k, "B (N x K)")
                : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kSwizzleBytes / 2, "B (K x N)");
+  maps.b_tail = p.b_layout == BLayout::nk || kn_tail_cols(c.blk_n) == 0
+                    ? maps.b
+                    : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kn_tail_cols(c.blk_n), "B (K x N, last columns of a tile)");
   const int c_cols = kSwizzleBytes / dtype_bytes(p.out_dtype);
   maps.c = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows, c_cols, "C");
   // The epilogue's narrower last piece of tiles that are not whole 128-byte chunks wide.

@@ -41,17 +41,11 @@ inline constexpr int kEpilogueRows = 64;         // rows of one epilogue staging
 inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1024 B
 
 // B as K x N arrives in TMA boxes of (64 N, BLK_K K), each row one 128-byte swizzle row,
-// and one wgmma reads the tile across them. A tile width that is not a multiple of 64
-// (144, 160) loads its last box whole (the next tile's columns, or zeros past N) and leaves
-// the extra columns unread: B's stage holds b_stage_cols columns. (A last box of only the
-// tile's columns is swizzled over 32 or 64 bytes and needs a wgmma of its own, which reads A
-// again: such tiles ran at 0.85-0.9 of their N x K twins' speed on long K.)
-constexpr int b_stage_cols(int blk_n) { return (blk_n + 63) / 64 * 64; }
-
-// Epilogue staging tiles per consumer: two, so that one is filled while the other is
-// stored; one in tiles whose B stage is padded (above), which makes room for 5 stages
-// (4 with three consumers) of the padded B.
-constexpr int staging_buffers(int blk_n) { return blk_n % 64 == 0 ? 2 : 1; }
+// and where the tile width is not a multiple of 64 (144, 160), in a last box of the other
+// kn_tail_cols columns swizzled over its 32- or 64-byte rows, which a wgmma of its own
+// reads. (Every box that narrow ran at 0.64-0.69x of the N x K twin's speed on long K:
+// wgmma reads narrowly swizzled rows of a K x N B slowly.)
+constexpr int kn_tail_cols(int blk_n) { return blk_n % 64; }
 
 // How the consumer warpgroups share the work (see above). An enum, not a flag: no stray
 // integer in an initialiser list can select it.
@@ -74,15 +68,15 @@ inline constexpr int kConsumerRegistersBesideAccumulators = 40;
 
 // The one resource budget: compile-time asserts and the run-time refusal both read it.
 struct SmemBudget {
-  int pipeline = 0;  // (BLK_M + b_stage_cols) x BLK_K x STAGES operand tiles
-  int epilogue = 0;  // staging_buffers tiles (64 rows x 128 B) per consumer warpgroup
+  int pipeline = 0;  // (BLK_M + BLK_N) x BLK_K x STAGES operand tiles
+  int epilogue = 0;  // 2 staging tiles (64 rows x 128 B) per consumer warpgroup
   int barriers = 0;  // full + empty mbarrier per stage, a turn per consumer, padded to 1024 B
   constexpr int total() const { return pipeline + epilogue + barriers + kSmemAlignSlack; }
 };
 
 constexpr SmemBudget smem_budget(int blk_m, int blk_n, int blk_k, int stages, int consumers) {
-  return SmemBudget{stages * (blk_m + b_stage_cols(blk_n)) * blk_k * 2,
-                    consumers * staging_buffers(blk_n) * kEpilogueRows * kSwizzleBytes,
+  return SmemBudget{stages * (blk_m + blk_n) * blk_k * 2,
+                    consumers * 2 * kEpilogueRows * kSwizzleBytes,
                     int(ceil_div((2 * stages + consumers) * 8, 1024)) * 1024};
 }
 
@@ -124,7 +118,6 @@ struct TileConfig {
   static constexpr int WG_ROW_STRIDE = PINGPONG ? 0 : WG_M;         // first row of consumer w's part / w
   static constexpr int READERS_PER_STAGE = PINGPONG ? 1 : CONSUMERS;  // consumers reading a stage
   static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
-  static constexpr int STAGING_BUFFERS = staging_buffers(BN);
   static constexpr KernelConfig desc{BM, BN, BK, S, SCHED, CM, CN};
   static constexpr bool WHOLE_TILES_ONLY = desc.whole_tiles_only();
   static constexpr int SMEM_BYTES = desc.smem_bytes();

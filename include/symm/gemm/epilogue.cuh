@@ -1,8 +1,7 @@
 #pragma once
 // The epilogue: accumulators -> 128B-swizzled staging tiles in shared memory -> TMA
 // stores into C (clipped at M and N by the tensor map). Each consumer warpgroup stores
-// its own rows in (64 rows, 128 bytes) pieces through two alternating staging tiles (one,
-// in tiles whose B stage is padded: config.hpp).
+// its own rows in (64 rows, 128 bytes) pieces through two alternating staging tiles.
 #include <cuda/ptx>
 
 #include "symm/device/ptx/gemm_mbarrier.cuh"
@@ -66,8 +65,8 @@ struct TmaEpilogue {
 #pragma unroll
       for (int ch = 0; ch < CHUNKS; ++ch) {
         const bool tail = ch == FULL_CHUNKS;
-        // The stores issued from this staging tile STAGING_BUFFERS pieces ago must have read it.
-        if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<Cfg::STAGING_BUFFERS - 1>{});
+        // The store issued from this staging tile two pieces ago must have read it.
+        if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
         ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
         if (tail)
           stage_chunk<(TAIL_BYTES > 0 ? TAIL_BYTES : kSwizzleBytes)>(acc[mb], ch, s.c[wg][buf], t);
@@ -82,7 +81,7 @@ struct TmaEpilogue {
           if constexpr (Hook::kPushesChunks) hook.push_chunk(tail, coords, s.c[wg][buf]);
           cuda::ptx::cp_async_bulk_commit_group();
         }
-        buf = (buf + 1) % Cfg::STAGING_BUFFERS;
+        buf ^= 1;
       }
     }
   }

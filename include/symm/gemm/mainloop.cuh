@@ -15,8 +15,15 @@ struct WgmmaMainloop {
   static constexpr int M_BLOCKS = Cfg::WG_M / 64;  // m64 row blocks per warpgroup
   static constexpr int ACC = Cfg::BLK_N / 2;       // fp32 accumulators per thread per row block
   static constexpr int K_STEPS = Cfg::BLK_K / 16;  // k16 wgmmas per stage
+  // kn tiles not a multiple of 64 wide: a wgmma over the 64-column boxes (HEAD columns),
+  // another over the narrower last box (config.hpp, kn_tail_cols).
+  static constexpr int TAIL = BL == BLayout::kn ? kn_tail_cols(Cfg::BLK_N) : 0;
+  static constexpr int HEAD = Cfg::BLK_N - TAIL;
+  static constexpr int TAIL_ROW_BYTES = TAIL * 2;
+  static_assert(TAIL == 0 || TAIL == 16 || TAIL == 32, "a K x N tail box is 32 or 64 bytes wide");
   static constexpr int TRANS_B = BL == BLayout::kn ? 1 : 0;
-  using Mma = ptx::Wgmma<Cfg::BLK_N, kIsFp16<In>, TRANS_B>;
+  using Mma = ptx::Wgmma<HEAD, kIsFp16<In>, TRANS_B>;
+  using TailMma = ptx::Wgmma<TAIL, kIsFp16<In>, TRANS_B>;  // used only where TAIL > 0
   using Accumulators = float[M_BLOCKS][ACC];
 
   // A rows [row, row + 64) of a stage, k16 step ks: rows are 128 B apart, 8-row swizzle
@@ -26,14 +33,20 @@ struct WgmmaMainloop {
   }
 
   // B, k16 step ks. nk: like A. kn: k16 rows start 16 * 128 B further; 64-column chunks
-  // (one TMA box each) are BLK_K * 128 B apart, and a wgmma as wide as the tile reads the
-  // first BLK_N columns of them (the last chunk's only in part: config.hpp, b_stage_cols).
+  // (one TMA box each) are BLK_K * 128 B apart.
   __device__ static std::uint64_t b_desc(const std::uint8_t* stage, int ks) {
     if constexpr (BL == BLayout::nk)
       return ptx::wgmma_desc(ptx::smem_addr(stage + ks * 32), 16, 1024, kSwizzleBytes);
     else
       return ptx::wgmma_desc(ptx::smem_addr(stage + ks * 16 * kSwizzleBytes), Cfg::BLK_K * kSwizzleBytes,
                              1024, kSwizzleBytes);
+  }
+
+  // kn's tail box, after the 64-column chunks: rows of TAIL_ROW_BYTES, one chunk.
+  __device__ static std::uint64_t b_tail_desc(const std::uint8_t* stage, int ks) {
+    const std::uint8_t* tail = stage + HEAD / 64 * Cfg::BLK_K * kSwizzleBytes;
+    return ptx::wgmma_desc(ptx::smem_addr(tail + ks * 16 * TAIL_ROW_BYTES), Cfg::BLK_K * TAIL_ROW_BYTES,
+                           8 * TAIL_ROW_BYTES, TAIL_ROW_BYTES);
   }
 
   __device__ static void zero(Accumulators& acc) {
@@ -58,8 +71,13 @@ struct WgmmaMainloop {
       for (int mb = 0; mb < M_BLOCKS; ++mb)
 #pragma unroll
         for (int ks = 0; ks < K_STEPS; ++ks) {
-          Mma::mma(acc[mb], a_desc(s.a[pos.stage], wg * Cfg::WG_ROW_STRIDE + mb * 64, ks),
-                   b_desc(s.b[pos.stage], ks));
+          const std::uint64_t a = a_desc(s.a[pos.stage], wg * Cfg::WG_ROW_STRIDE + mb * 64, ks);
+          if constexpr (TAIL > 0) {
+            Mma::mma(ptx::accumulator_slice<HEAD / 2, 0>(acc[mb]), a, b_desc(s.b[pos.stage], ks));
+            TailMma::mma(ptx::accumulator_slice<TAIL / 2, HEAD / 2>(acc[mb]), a, b_tail_desc(s.b[pos.stage], ks));
+          } else {
+            Mma::mma(acc[mb], a, b_desc(s.b[pos.stage], ks));
+          }
         }
       ptx::wgmma_commit_group();
       ptx::wgmma_wait_group<1>();

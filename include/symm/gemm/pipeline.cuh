@@ -18,17 +18,17 @@ namespace symm::gemm {
 template <class Cfg, class In>
 struct alignas(1024) GemmSmem {
   static constexpr int A_STAGE_BYTES = Cfg::BLK_M * Cfg::BLK_K * 2;
-  static constexpr int B_STAGE_BYTES = b_stage_cols(Cfg::BLK_N) * Cfg::BLK_K * 2;
+  static constexpr int B_STAGE_BYTES = Cfg::BLK_N * Cfg::BLK_K * 2;
   static constexpr int STAGING_BYTES = kEpilogueRows * kSwizzleBytes;
 
   // (BLK_M, BLK_K) x STAGES: rows of 64 K-elements, 128B-swizzled.
   alignas(1024) std::uint8_t a[Cfg::STAGES][A_STAGE_BYTES];
   // nk: (BLK_N, BLK_K) x STAGES, rows of 64 K-elements;
-  // kn: (BLK_K, 64) x (b_stage_cols / 64) x STAGES, rows of 64 N-elements (config.hpp);
-  // 128B-swizzled.
+  // kn: (BLK_K, 64) x (BLK_N / 64) x STAGES, rows of 64 N-elements, then (config.hpp)
+  // (BLK_K, kn_tail_cols) swizzled over its narrower rows; else 128B-swizzled.
   alignas(1024) std::uint8_t b[Cfg::STAGES][B_STAGE_BYTES];
-  // (64 rows, 128 B) x STAGING_BUFFERS x CONSUMERS: epilogue tiles, 128B-swizzled.
-  alignas(1024) std::uint8_t c[Cfg::CONSUMERS][Cfg::STAGING_BUFFERS][STAGING_BYTES];
+  // (64 rows, 128 B) x 2 x CONSUMERS: double-buffered epilogue tiles, 128B-swizzled.
+  alignas(1024) std::uint8_t c[Cfg::CONSUMERS][2][STAGING_BYTES];
   std::uint64_t full[Cfg::STAGES];
   std::uint64_t empty[Cfg::STAGES];
   // Ping-pong: turn[w] completes when the other consumer has seen the last stage of its

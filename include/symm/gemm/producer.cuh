@@ -17,12 +17,10 @@ namespace symm::gemm {
 template <class Cfg, class In, BLayout BL>
 struct TmaProducer {
   using Smem = GemmSmem<Cfg, In>;
-  static constexpr int KN_BOX_N = 64;  // kn: boxes of (64 N, BLK_K K), the last one whole
+  static constexpr std::uint32_t STAGE_BYTES = Smem::A_STAGE_BYTES + Smem::B_STAGE_BYTES;
+  static constexpr int KN_BOX_N = 64;  // kn: boxes of (64 N, BLK_K K), then the tail's box
   static constexpr int KN_BOX_BYTES = KN_BOX_N * Cfg::BLK_K * 2;
-  static constexpr int KN_BOXES = b_stage_cols(Cfg::BLK_N) / KN_BOX_N;
-  // Bytes each stage receives (zeros count where a box lies past the operand).
-  static constexpr std::uint32_t STAGE_BYTES =
-      Smem::A_STAGE_BYTES + (BL == BLayout::kn ? KN_BOXES * KN_BOX_BYTES : Cfg::BLK_N * Cfg::BLK_K * 2);
+  static constexpr int KN_BOXES = Cfg::BLK_N / KN_BOX_N;
 
   // Blocks of the cluster that share this block's B tile (its cluster column) and A tile
   // (its cluster row), as multicast masks over cluster ranks (rank = m + CLUSTER_M * n).
@@ -67,6 +65,10 @@ struct TmaProducer {
         if (j % Cfg::CLUSTER_M == seat.m)
           load_2d(s.b[stage] + j * KN_BOX_BYTES, &p.b, b_tile * Cfg::BLK_N + j * KN_BOX_N, k0, bar,
                   column_mask(seat), b_multicast);
+      if constexpr (kn_tail_cols(Cfg::BLK_N) > 0)
+        if (KN_BOXES % Cfg::CLUSTER_M == seat.m)
+          load_2d(s.b[stage] + KN_BOXES * KN_BOX_BYTES, &p.b_tail, b_tile * Cfg::BLK_N + KN_BOXES * KN_BOX_N,
+                  k0, bar, column_mask(seat), b_multicast);
     }
   }
 

@@ -10,7 +10,7 @@
 namespace symm::gemm {
 
 struct OperandMaps {
-  CUtensorMap a, b, c, c_tail;  // c_tail: see WgmmaParams
+  CUtensorMap a, b, b_tail, c, c_tail;  // b_tail, c_tail: see WgmmaParams
 };
 
 // Maps for `p` with the boxes `config`'s kernel loads and stores (params.hpp).

@@ -144,6 +144,7 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
     const gemm::OperandMaps maps = gemm::make_operand_maps(shard, plan.config);
     f.params.a = maps.a;
     f.params.b = maps.b;
+    f.params.b_tail = maps.b_tail;
     f.params.c = maps.c;
     f.params.c_tail = maps.c_tail;
     f.params.sched = plan.gemm.sched;

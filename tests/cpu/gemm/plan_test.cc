@@ -48,32 +48,6 @@ TEST(GemmConfig, BudgetCountsEveryByte) {
   EXPECT_EQ(KernelConfig({128, 256, 64, 4}).smem_bytes(), 4 * 49152 + 32768 + 1024 + 1024);
   for (const auto& c : kWgmmaConfigs) EXPECT_LE(c.smem_bytes(), kSm90MaxSmemPerBlock) << to_string(c);
   EXPECT_GT(KernelConfig({128, 256, 64, 5}).smem_bytes(), kSm90MaxSmemPerBlock);
-  // 144 columns: B's stage padded to 192 (a K x N B's last box is loaded whole), one
-  // staging tile per consumer.
-  EXPECT_EQ(KernelConfig({128, 144, 64, 5}).smem_bytes(), 5 * (128 + 192) * 128 + 2 * 8192 + 1024 + 1024);
-  // 192 rows: three consumers, a staging tile each.
-  const KernelConfig rows192{192, 160, 64, 4};
-  EXPECT_EQ(rows192.consumers(), 3);
-  EXPECT_EQ(rows192.smem_bytes(), 4 * (192 + 192) * 128 + 3 * 8192 + 1024 + 1024);
-  EXPECT_EQ(consumer_registers(rows192.consumers()), 152);
-  EXPECT_EQ(consumer_registers(KernelConfig({128, 256, 64, 4}).consumers()), 232);
-}
-
-TEST(GemmPlan, ThreeConsumerTilesRunWholeTilesOnly) {
-  // Their split-K fixup would spill (config.hpp): the planner never splits them, and a
-  // forced split is refused naming the knob.
-  const KernelConfig rows192{192, 160, 64, 4};
-  EXPECT_TRUE(rows192.whole_tiles_only());
-  GemmOptions o;
-  o.config = rows192;
-  EXPECT_EQ(make_plan(problem(777, 4104, 8200), o, DeviceLimits{}).sched.k_splits, 1);
-  o.k_splits = 2;
-  try {
-    make_plan(problem(777, 4104, 8200), o, DeviceLimits{});
-    ADD_FAILURE() << "a split of a three-consumer tile was planned";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("SYMM_GEMM_SPLITS"), std::string::npos) << e.what();
-  }
 }
 
 TEST(GemmScheduler, GroupedOrderVisitsEveryTileOnce) {

@@ -52,10 +52,20 @@ __device__ __forceinline__ void wgmma_fence_operands(float (&d)[N]) {
 template <int N, bool kFp16, int kTransB>
 struct Wgmma;
 
+// Accumulators [FROM, FROM + N) of d, as the array one narrower wgmma takes (columns
+// 8 FROM / 4 .. of the fragment layout above).
+template <int N, int FROM, int TOTAL>
+__device__ __forceinline__ float (&accumulator_slice(float (&d)[TOTAL]))[N] {
+  static_assert(FROM + N <= TOTAL);
+  return *reinterpret_cast<float(*)[N]>(d + FROM);
+}
+
 #define SYMM_WGMMA_R32_0 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define SYMM_WGMMA_R32_1 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
 #define SYMM_WGMMA_R32_2 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
 #define SYMM_WGMMA_R32_3 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define SYMM_WGMMA_R8_0 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define SYMM_WGMMA_R8_8 "%8, %9, %10, %11, %12, %13, %14, %15"
 #define SYMM_WGMMA_R8_64 "%64, %65, %66, %67, %68, %69, %70, %71"
 #define SYMM_WGMMA_R8_72 "%72, %73, %74, %75, %76, %77, %78, %79"
 #define SYMM_WGMMA_D8(i)                                                                \
@@ -82,6 +92,9 @@ struct Wgmma;
   SYMM_DEFINE_WGMMA(N, false, "bf16", REGS, DA, DB, TB, __VA_ARGS__) \
   SYMM_DEFINE_WGMMA(N, true, "f16", REGS, DA, DB, TB, __VA_ARGS__)
 
+SYMM_DEFINE_WGMMA_TYPES(16, SYMM_WGMMA_R8_0, "8", "9", "10", SYMM_WGMMA_D8(0))
+SYMM_DEFINE_WGMMA_TYPES(32, SYMM_WGMMA_R8_0 ", " SYMM_WGMMA_R8_8, "16", "17", "18", SYMM_WGMMA_D8(0),
+                        SYMM_WGMMA_D8(8))
 SYMM_DEFINE_WGMMA_TYPES(64, SYMM_WGMMA_R32_0, "32", "33", "34", SYMM_WGMMA_D32(0))
 SYMM_DEFINE_WGMMA_TYPES(128, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1, "64", "65", "66",
                         SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32))
@@ -106,6 +119,8 @@ SYMM_DEFINE_WGMMA_TYPES(256,
 #undef SYMM_WGMMA_R32_1
 #undef SYMM_WGMMA_R32_2
 #undef SYMM_WGMMA_R32_3
+#undef SYMM_WGMMA_R8_0
+#undef SYMM_WGMMA_R8_8
 #undef SYMM_WGMMA_R8_64
 #undef SYMM_WGMMA_R8_72
 
