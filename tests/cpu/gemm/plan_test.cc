@@ -48,6 +48,41 @@ TEST(GemmConfig, BudgetCountsEveryByte) {
   EXPECT_EQ(KernelConfig({128, 256, 64, 4}).smem_bytes(), 4 * 49152 + 32768 + 1024 + 1024);
   for (const auto& c : kWgmmaConfigs) EXPECT_LE(c.smem_bytes(), kSm90MaxSmemPerBlock) << to_string(c);
   EXPECT_GT(KernelConfig({128, 256, 64, 5}).smem_bytes(), kSm90MaxSmemPerBlock);
+  // 192 rows: three consumers, each with its two staging tiles and registers.
+  const KernelConfig rows192{192, 160, 64, 4};
+  EXPECT_EQ(rows192.consumers(), 3);
+  EXPECT_EQ(rows192.smem_bytes(), 4 * (192 + 160) * 128 + 3 * 2 * 8192 + 1024 + 1024);
+  EXPECT_EQ(consumer_registers(rows192.consumers()), 152);
+  EXPECT_EQ(consumer_registers(KernelConfig({128, 256, 64, 4}).consumers()), 232);
+}
+
+TEST(GemmPlan, ThreeConsumerTilesRunWholeTilesOnly) {
+  // Their split-K fixup would spill (config.hpp): the planner never splits them, and a
+  // forced split is refused naming the knob.
+  const KernelConfig rows192{192, 160, 64, 4};
+  EXPECT_TRUE(rows192.whole_tiles_only());
+  GemmOptions o;
+  o.config = rows192;
+  EXPECT_EQ(make_plan(problem(777, 4104, 8200), o, DeviceLimits{}).sched.k_splits, 1);
+  o.k_splits = 2;
+  try {
+    make_plan(problem(777, 4104, 8200), o, DeviceLimits{});
+    ADD_FAILURE() << "a split of a three-consumer tile was planned";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("SYMM_GEMM_SPLITS"), std::string::npos) << e.what();
+  }
+}
+
+// One wave on rows neither 128 nor 256 fit: 777 rows are 5 tiles of 192 (130 tiles of
+// 192x160, one wave) against 119 of 128x256 (13 SMs idle, a last row of 9 rows); the pair
+// sharing A ran 0.69-0.73 of cuBLASLt there against 0.63 for 128x256
+// (bench/results/gemm/2026-12-02-rows192-06b7ca8).
+TEST(GemmPlan, OneWaveOfRaggedRowsTakesTheThreeConsumerPair) {
+  for (BLayout l : {BLayout::nk, BLayout::kn}) {
+    const Plan plan = make_plan(problem(777, 4104, 8200, l), GemmOptions{}, DeviceLimits{});
+    EXPECT_EQ(plan.config, (KernelConfig{192, 160, 64, 4, Schedule::cooperative, 1, 2})) << to_string(plan.config);
+    EXPECT_EQ(plan.num_blocks, 130);
+  }
 }
 
 TEST(GemmScheduler, GroupedOrderVisitsEveryTileOnce) {
