@@ -37,9 +37,11 @@ struct TileFlags {
 };
 
 // The configurations Iris's tile flags name: cooperative tiles of one block. Ping-pong
-// tiles (which the plan may choose for tma_push) and 2-block clusters (the plain GEMM's
-// only) would make the same four numbers name two kernels.
-bool named_by_tile_flags(const gemm::KernelConfig& c) { return !c.pingpong() && !c.clustered(); }
+// tiles (which the plan may choose for tma_push), swapped tiles and clusters (the plain
+// GEMM's only) would make the same four numbers name two kernels.
+bool named_by_tile_flags(const gemm::KernelConfig& c) {
+  return c.schedule == gemm::Schedule::cooperative && !c.clustered();
+}
 
 // The built WGMMA configuration the given fields name.
 std::string resolve_tile(const TileFlags& flags, std::optional<gemm::KernelConfig>& out) {

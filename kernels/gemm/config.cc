@@ -12,6 +12,11 @@ namespace symm::gemm {
 namespace {
 
 constexpr const char* kPingpongSuffix = "-pingpong";
+constexpr const char* kSwappedSuffix = "-swapped";
+
+const char* schedule_suffix(Schedule s) {
+  return s == Schedule::pingpong ? kPingpongSuffix : s == Schedule::swapped ? kSwappedSuffix : "";
+}
 
 // Clusters: "c2" for 2 x 1 blocks (the first built, named before there were others),
 // "cMxN" once the cluster has more than one column.
@@ -32,17 +37,20 @@ int parse_count(const std::string& text) {
 
 std::string to_string(const KernelConfig& c) {
   return fmt::format("{}x{}x{}s{}{}{}", c.blk_m, c.blk_n, c.blk_k, c.stages, cluster_suffix(c),
-                     c.pingpong() ? kPingpongSuffix : "");
+                     schedule_suffix(c.schedule));
 }
 
-// "BMxBNxBKsSTAGES", then the cluster suffix (above), then "-pingpong".
+// "BMxBNxBKsSTAGES", then the cluster suffix (above), then "-pingpong" or "-swapped".
 bool parse_config(const std::string& text, KernelConfig& out) {
   KernelConfig c;
   std::string shape = text;
-  const std::string suffix = kPingpongSuffix;
-  if (shape.size() > suffix.size() && shape.ends_with(suffix)) {
-    c.schedule = Schedule::pingpong;
-    shape.resize(shape.size() - suffix.size());
+  for (Schedule s : {Schedule::pingpong, Schedule::swapped}) {
+    const std::string suffix = schedule_suffix(s);
+    if (shape.size() > suffix.size() && shape.ends_with(suffix)) {
+      c.schedule = s;
+      shape.resize(shape.size() - suffix.size());
+      break;
+    }
   }
   int used = 0;
   if (std::sscanf(shape.c_str(), "%dx%dx%ds%d%n", &c.blk_m, &c.blk_n, &c.blk_k, &c.stages, &used) != 4)

@@ -63,6 +63,10 @@ struct Candidate {
 // 192x160 (three consumers of 64 rows): the same operand rows per output as 128x256, for
 // M that 128- and 256-row tiles fit badly; alone and with A shared along a 1 x 2 cluster
 // (both rows of a unit straddle less). Rated below 128x256 until measured.
+// 200x128 swapped (config.hpp), alone and with B shared along a 2 x 1 cluster: cuBLASLt's
+// tile on 777 x 4104 x 8200 (132 tiles of 200 rows x 128 columns, one wave, 1 x 2 clusters
+// in its column-major view; bench/results/gemm/2026-12-02-profile777-59eedd2). Rated
+// below 128x256 until measured.
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
@@ -70,6 +74,7 @@ constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4, Schedule::cooperative, 2, 2}, 0.95},
     {{256, 128, 64, 4, Schedule::cooperative, 2}, 0.97},
     {{192, 160, 64, 4}, 0.95}, {{192, 160, 64, 4, Schedule::cooperative, 1, 2}, 0.94},
+    {{200, 128, 64, 4, Schedule::swapped}, 0.94}, {{200, 128, 64, 4, Schedule::swapped, 2}, 0.94},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},

@@ -10,6 +10,12 @@
 //                are no 96-row parts): a tile height between 128 and 256 rows, for M that
 //                neither fills (777 rows: 5 tiles of 192 at 81 % against 7 of 128 at 87 %,
 //                but 130 tiles of 192x160 make one wave where 128x256 leaves 13 SMs idle).
+//   swapped:     the consumers work on the same tile, consumer w on columns
+//                [w * 64, (w + 1) * 64) and every row: its wgmmas multiply B's 64 rows
+//                (as the wgmma's A) by A's BLK_M rows (as its B), so they hold the part
+//                transposed and the epilogue stores it transposed. The tile's height is
+//                then the wgmma's N, any multiple of 8: 777 rows are 4 tiles of 200
+//                (97 % used), and 4 x 33 tiles of 200x128 make one wave on 132 SMs.
 //   ping-pong:   each consumer owns whole tiles, the block's units taken in turn, so one
 //                consumer's epilogue runs while the other's wgmmas keep the tensor cores
 //                busy (where K is short, the epilogue is a large share of a tile's time).
@@ -49,10 +55,11 @@ constexpr int kn_tail_cols(int blk_n) { return blk_n % 64; }
 
 // How the consumer warpgroups share the work (see above). An enum, not a flag: no stray
 // integer in an initialiser list can select it.
-enum class Schedule : std::uint8_t { cooperative, pingpong };
+enum class Schedule : std::uint8_t { cooperative, pingpong, swapped };
 
 // Consumer warpgroups of a block (see above).
-constexpr int consumers_for(int blk_m, Schedule schedule) {
+constexpr int consumers_for(int blk_m, int blk_n, Schedule schedule) {
+  if (schedule == Schedule::swapped) return blk_n / 64;
   return schedule == Schedule::cooperative && blk_m == 3 * 64 ? 3 : kConsumers;
 }
 
@@ -87,7 +94,8 @@ struct KernelConfig {
   int cluster_m = 1;  // blocks per cluster along M, sharing B's tile (multicast)
   int cluster_n = 1;  // blocks per cluster along N, sharing A's tile (multicast)
   constexpr bool pingpong() const { return schedule == Schedule::pingpong; }
-  constexpr int consumers() const { return consumers_for(blk_m, schedule); }
+  constexpr bool swapped() const { return schedule == Schedule::swapped; }
+  constexpr int consumers() const { return consumers_for(blk_m, blk_n, schedule); }
   constexpr int cluster_blocks() const { return cluster_m * cluster_n; }
   constexpr bool clustered() const { return cluster_blocks() > 1; }
   // Only whole tiles per unit (no split-K, no stream-K): ping-pong, clusters, and three
@@ -100,8 +108,8 @@ struct KernelConfig {
   constexpr bool operator==(const KernelConfig&) const = default;
 };
 
-// "128x256x64s4"; "128x128x64s6-pingpong"; clusters: "128x256x64s4c2" (2 x 1), "...c1x2",
-// "...c2x2".
+// "128x256x64s4"; "128x128x64s6-pingpong"; "200x128x64s4-swapped"; clusters:
+// "128x256x64s4c2" (2 x 1), "...c1x2", "...c2x2".
 std::string to_string(const KernelConfig& c);
 bool parse_config(const std::string& text, KernelConfig& out);  // inverse of to_string
 
@@ -109,13 +117,21 @@ template <int BM, int BN, int BK, int S, Schedule SCHED = Schedule::cooperative,
 struct TileConfig {
   static constexpr int BLK_M = BM, BLK_N = BN, BLK_K = BK, STAGES = S;
   static constexpr bool PINGPONG = SCHED == Schedule::pingpong;
+  static constexpr bool SWAPPED = SCHED == Schedule::swapped;
   static constexpr int CLUSTER_M = CM, CLUSTER_N = CN, CLUSTER_BLOCKS = CM * CN;
   static constexpr bool CLUSTERED = CLUSTER_BLOCKS > 1;
   static constexpr int A_PART_ROWS = BM / CN;  // rows of A each block of a cluster row loads
   static constexpr int B_PART_ROWS = BN / CM;  // nk: rows of B each block of a cluster column loads
-  static constexpr int CONSUMERS = consumers_for(BM, SCHED);
-  static constexpr int WG_M = PINGPONG ? BLK_M : BLK_M / CONSUMERS;  // rows per consumer's part
-  static constexpr int WG_ROW_STRIDE = PINGPONG ? 0 : WG_M;         // first row of consumer w's part / w
+  static constexpr int CONSUMERS = consumers_for(BM, BN, SCHED);
+  // The part of a tile consumer w computes: WG_M x WG_N from (w * WG_ROW_STRIDE, w * WG_COL_STRIDE).
+  static constexpr int WG_M = PINGPONG || SWAPPED ? BLK_M : BLK_M / CONSUMERS;
+  static constexpr int WG_N = SWAPPED ? 64 : BLK_N;
+  static constexpr int WG_ROW_STRIDE = PINGPONG || SWAPPED ? 0 : WG_M;
+  static constexpr int WG_COL_STRIDE = SWAPPED ? WG_N : 0;
+  // A consumer's accumulators: ACC_BLOCKS wgmma results (m64 row blocks) of ACC fp32 each
+  // per thread; swapped, one of BLK_M / 2 (the wgmma's N is the tile's height).
+  static constexpr int ACC_BLOCKS = SWAPPED ? 1 : WG_M / 64;
+  static constexpr int ACC = SWAPPED ? BLK_M / 2 : BLK_N / 2;
   static constexpr int READERS_PER_STAGE = PINGPONG ? 1 : CONSUMERS;  // consumers reading a stage
   static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
   static constexpr KernelConfig desc{BM, BN, BK, S, SCHED, CM, CN};
@@ -124,13 +140,15 @@ struct TileConfig {
   static constexpr int CONSUMER_REGISTERS = consumer_registers(CONSUMERS);
 
   static_assert(BLK_K * 2 == kSwizzleBytes, "a K row of the tile is one 128-byte swizzle row");
-  static_assert(WG_M % 64 == 0 && WG_M <= 128 && (PINGPONG || WG_M * CONSUMERS == BLK_M),
+  static_assert(SWAPPED || (WG_M % 64 == 0 && WG_M <= 128 && (PINGPONG || WG_M * CONSUMERS == BLK_M)),
                 "a consumer owns one or two m64 row blocks, the consumers together the tile");
+  static_assert(!SWAPPED || (BLK_N % 64 == 0 && BLK_M % 8 == 0 && CONSUMERS <= 3),
+                "a swapped tile: 64 columns per consumer, rows a multiple of 8 (the wgmma's N)");
   static_assert(BLK_N % 16 == 0 && BLK_N >= 64 && BLK_N <= 256,
                 "wgmma N is 64..256; the epilogue's last piece is 32 or 64 bytes wide");
   static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box spans at most 256 rows");
   // ptxas -Werror also refuses any spill.
-  static_assert(WG_M / 64 * BLK_N / 2 + kConsumerRegistersBesideAccumulators <= CONSUMER_REGISTERS,
+  static_assert(ACC_BLOCKS * ACC + kConsumerRegistersBesideAccumulators <= CONSUMER_REGISTERS,
                 "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");
   static_assert((CM == 1 || CM == 2) && (CN == 1 || CN == 2), "clusters: 1 or 2 blocks along M and N");
@@ -149,6 +167,8 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 256, 64, 4, Schedule::cooperative, 2, 2>,
                                 TileConfig<256, 128, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<192, 160, 64, 4>, TileConfig<192, 160, 64, 4, Schedule::cooperative, 1, 2>,
+                                TileConfig<200, 128, 64, 4, Schedule::swapped>,
+                                TileConfig<200, 128, 64, 4, Schedule::swapped, 2>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,

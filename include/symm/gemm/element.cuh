@@ -50,4 +50,20 @@ struct Packed2<__half> {
   __device__ __forceinline__ static __half2 pack(float x, float y) { return __floats2half2_rn(x, y); }
 };
 
+// One fp32 result, converted (a swapped tile's epilogue stores elements one by one).
+template <class Out>
+struct Converted;
+template <>
+struct Converted<float> {
+  __device__ __forceinline__ static float from(float x) { return x; }
+};
+template <>
+struct Converted<__nv_bfloat16> {
+  __device__ __forceinline__ static __nv_bfloat16 from(float x) { return __float2bfloat16_rn(x); }
+};
+template <>
+struct Converted<__half> {
+  __device__ __forceinline__ static __half from(float x) { return __float2half_rn(x); }
+};
+
 }  // namespace symm::gemm

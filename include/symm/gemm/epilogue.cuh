@@ -22,9 +22,14 @@ struct TmaEpilogue {
   // swizzle.
   static constexpr int TAIL_BYTES = Cfg::BLK_N % COLS * int(sizeof(Out));
   static constexpr int CHUNKS = FULL_CHUNKS + (TAIL_BYTES > 0);
-  static constexpr int M_BLOCKS = Cfg::WG_M / 64;
-  static constexpr int ACC = Cfg::BLK_N / 2;
+  static constexpr int M_BLOCKS = Cfg::ACC_BLOCKS;
+  static constexpr int ACC = Cfg::ACC;
   static_assert(TAIL_BYTES == 0 || TAIL_BYTES == 32 || TAIL_BYTES == 64);
+  // Swapped tiles: a consumer's 64 columns in pieces of COLS, its BLK_M rows in pieces of
+  // 64 and a last one of SWAPPED_TAIL_ROWS, stored through c_tail (params.hpp).
+  static constexpr int SWAPPED_COL_PIECES = 64 / COLS;
+  static constexpr int SWAPPED_ROW_PIECES = (Cfg::BLK_M + kEpilogueRows - 1) / kEpilogueRows;
+  static constexpr int SWAPPED_TAIL_ROWS = Cfg::BLK_M % kEpilogueRows;
 
   // Byte offset of (row, byte) in a tile of ROW_BYTES-wide rows with the matching TMA
   // swizzle: the 16-byte unit index is XORed with address bits 7.. (row % 8 at 128 B).
@@ -54,31 +59,75 @@ struct TmaEpilogue {
     }
   }
 
-  // Stores warpgroup wg's (WG_M, BLK_N) accumulators at C[row0.., col0..]. `buf` is the
+  // Stores warpgroup wg's (WG_M, WG_N) accumulators at C[row0.., col0..]. `buf` is the
   // staging tile to use next; it carries over between tiles. A hook that pushes chunks
   // issues its own TMA stores of each staged piece in the same commit group.
   template <class Hook>
   __device__ static void store(const float (&acc)[M_BLOCKS][ACC], Smem& s, const WgmmaParams& p,
                                const Hook& hook, int wg, int t, int row0, int col0, int& buf) {
+    if constexpr (Cfg::SWAPPED) {
+      store_swapped(acc[0], s, p, hook, wg, t, row0, col0, buf);
+    } else {
 #pragma unroll
-    for (int mb = 0; mb < M_BLOCKS; ++mb) {
+      for (int mb = 0; mb < M_BLOCKS; ++mb) {
 #pragma unroll
-      for (int ch = 0; ch < CHUNKS; ++ch) {
-        const bool tail = ch == FULL_CHUNKS;
-        // The store issued from this staging tile two pieces ago must have read it.
+        for (int ch = 0; ch < CHUNKS; ++ch) {
+          const bool tail = ch == FULL_CHUNKS;
+          // The store issued from this staging tile two pieces ago must have read it.
+          if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
+          ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
+          if (tail)
+            stage_chunk<(TAIL_BYTES > 0 ? TAIL_BYTES : kSwizzleBytes)>(acc[mb], ch, s.c[wg][buf], t);
+          else
+            stage_chunk<kSwizzleBytes>(acc[mb], ch, s.c[wg][buf], t);
+          cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // generic writes -> TMA reads
+          ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
+          if (t == 0) {
+            const std::int32_t coords[2] = {col0 + ch * COLS, row0 + mb * 64};
+            cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
+                                            tail ? &p.c_tail : &p.c, coords, s.c[wg][buf]);
+            if constexpr (Hook::kPushesChunks) hook.push_chunk(tail, coords, s.c[wg][buf]);
+            cuda::ptx::cp_async_bulk_commit_group();
+          }
+          buf ^= 1;
+        }
+      }
+    }
+  }
+
+  // A swapped tile's part (config.hpp): the wgmma's row r is C's column col0 + r and its
+  // column c C's row row0 + c. Thread t's accumulator i is (r, c) = (16 (t / 32) + t % 32 / 4
+  // + 8 ((i / 2) % 2), 8 (i / 4) + 2 (t % 4) + i % 2) (the fragment stage_chunk reads);
+  // elements adjacent in C are in different threads, so each is written alone. Per warp
+  // and element, 4 rows of 8 adjacent columns: distinct 16-byte units after the swizzle.
+  template <class Hook>
+  __device__ static void store_swapped(const float (&acc)[ACC], Smem& s, const WgmmaParams& p, const Hook&,
+                                       int wg, int t, int row0, int col0, int& buf) {
+    static_assert(!Hook::kPushesChunks, "swapped tiles are not built for fused kernels");
+    const int warp = t / 32, lane = t % 32;
+#pragma unroll
+    for (int rp = 0; rp < SWAPPED_ROW_PIECES; ++rp) {
+      const bool tail = SWAPPED_TAIL_ROWS > 0 && rp == SWAPPED_ROW_PIECES - 1;
+#pragma unroll
+      for (int cp = 0; cp < SWAPPED_COL_PIECES; ++cp) {
         if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
         ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
-        if (tail)
-          stage_chunk<(TAIL_BYTES > 0 ? TAIL_BYTES : kSwizzleBytes)>(acc[mb], ch, s.c[wg][buf], t);
-        else
-          stage_chunk<kSwizzleBytes>(acc[mb], ch, s.c[wg][buf], t);
+        std::uint8_t* tile = s.c[wg][buf];
+        // Accumulators 32 rp .. 32 rp + 31 hold rows [64 rp, 64 rp + 64) of the part.
+#pragma unroll
+        for (int i = 32 * rp; i < ACC && i < 32 * (rp + 1); ++i) {
+          const int col = 16 * warp + lane / 4 + 8 * ((i / 2) % 2);
+          const int row = 8 * (i / 4) + 2 * (lane % 4) + i % 2 - 64 * rp;
+          if (col / COLS == cp)
+            *reinterpret_cast<Out*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * int(sizeof(Out)))) =
+                Converted<Out>::from(acc[i]);
+        }
         cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // generic writes -> TMA reads
         ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
         if (t == 0) {
-          const std::int32_t coords[2] = {col0 + ch * COLS, row0 + mb * 64};
+          const std::int32_t coords[2] = {col0 + cp * COLS, row0 + rp * kEpilogueRows};
           cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
-                                          tail ? &p.c_tail : &p.c, coords, s.c[wg][buf]);
-          if constexpr (Hook::kPushesChunks) hook.push_chunk(tail, coords, s.c[wg][buf]);
+                                          tail ? &p.c_tail : &p.c, coords, tile);
           cuda::ptx::cp_async_bulk_commit_group();
         }
         buf ^= 1;

@@ -2,6 +2,8 @@
 // The WGMMA consumer mainloop: one warpgroup accumulates its (WG_M, BLK_N) part of a
 // tile (its half, cooperative; all of it, ping-pong) over a K range, stage by stage, and hands each stage back to the producer as soon
 // as its wgmmas have finished reading it.
+#include <type_traits>
+
 #include "symm/device/ptx/gemm_mbarrier.cuh"
 #include "symm/device/ptx/wgmma.cuh"
 #include "symm/gemm/element.cuh"
@@ -12,8 +14,8 @@ namespace symm::gemm {
 template <class Cfg, class In, BLayout BL>
 struct WgmmaMainloop {
   using Smem = GemmSmem<Cfg, In>;
-  static constexpr int M_BLOCKS = Cfg::WG_M / 64;  // m64 row blocks per warpgroup
-  static constexpr int ACC = Cfg::BLK_N / 2;       // fp32 accumulators per thread per row block
+  static constexpr int M_BLOCKS = Cfg::ACC_BLOCKS;  // wgmma results per warpgroup (config.hpp)
+  static constexpr int ACC = Cfg::ACC;              // fp32 accumulators per thread of each
   static constexpr int K_STEPS = Cfg::BLK_K / 16;  // k16 wgmmas per stage
   // kn tiles not a multiple of 64 wide: a wgmma over the 64-column boxes (HEAD columns),
   // another over the narrower last box (config.hpp, kn_tail_cols).
@@ -22,8 +24,11 @@ struct WgmmaMainloop {
   static constexpr int TAIL_ROW_BYTES = TAIL * 2;
   static_assert(TAIL == 0 || TAIL == 16 || TAIL == 32, "a K x N tail box is 32 or 64 bytes wide");
   static constexpr int TRANS_B = BL == BLayout::kn ? 1 : 0;
-  using Mma = ptx::Wgmma<HEAD, kIsFp16<In>, TRANS_B>;
-  using TailMma = ptx::Wgmma<TAIL, kIsFp16<In>, TRANS_B>;  // used only where TAIL > 0
+  // Swapped tiles (config.hpp): B's part is the wgmma's A (M-major where B is K x N), A's
+  // rows its K-major B, BLK_M of them.
+  using Mma = std::conditional_t<Cfg::SWAPPED, ptx::Wgmma<Cfg::BLK_M, kIsFp16<In>, TRANS_B, 0>,
+                                 ptx::Wgmma<HEAD, kIsFp16<In>, 0, TRANS_B>>;
+  using TailMma = ptx::Wgmma<TAIL, kIsFp16<In>, 0, TRANS_B>;  // used only where TAIL > 0
   using Accumulators = float[M_BLOCKS][ACC];
 
   // A rows [row, row + 64) of a stage, k16 step ks: rows are 128 B apart, 8-row swizzle
@@ -71,12 +76,19 @@ struct WgmmaMainloop {
       for (int mb = 0; mb < M_BLOCKS; ++mb)
 #pragma unroll
         for (int ks = 0; ks < K_STEPS; ++ks) {
-          const std::uint64_t a = a_desc(s.a[pos.stage], wg * Cfg::WG_ROW_STRIDE + mb * 64, ks);
-          if constexpr (TAIL > 0) {
-            Mma::mma(ptx::accumulator_slice<HEAD / 2, 0>(acc[mb]), a, b_desc(s.b[pos.stage], ks));
-            TailMma::mma(ptx::accumulator_slice<TAIL / 2, HEAD / 2>(acc[mb]), a, b_tail_desc(s.b[pos.stage], ks));
+          if constexpr (Cfg::SWAPPED) {
+            // Consumer wg's 64 rows of an N x K B, or its own 64-column box of a K x N one.
+            const std::uint8_t* b_part =
+                s.b[pos.stage] + wg * (BL == BLayout::nk ? 64 : Cfg::BLK_K) * kSwizzleBytes;
+            Mma::mma(acc[mb], b_desc(b_part, ks), a_desc(s.a[pos.stage], 0, ks));
           } else {
-            Mma::mma(acc[mb], a, b_desc(s.b[pos.stage], ks));
+            const std::uint64_t a = a_desc(s.a[pos.stage], wg * Cfg::WG_ROW_STRIDE + mb * 64, ks);
+            if constexpr (TAIL > 0) {
+              Mma::mma(ptx::accumulator_slice<HEAD / 2, 0>(acc[mb]), a, b_desc(s.b[pos.stage], ks));
+              TailMma::mma(ptx::accumulator_slice<TAIL / 2, HEAD / 2>(acc[mb]), a, b_tail_desc(s.b[pos.stage], ks));
+            } else {
+              Mma::mma(acc[mb], a, b_desc(s.b[pos.stage], ks));
+            }
           }
         }
       ptx::wgmma_commit_group();

@@ -23,8 +23,10 @@ struct WgmmaParams {
   CUtensorMap b;  // nk: N x K, box (BLK_K, BLK_N); kn: K x N, box (64, BLK_K)
   CUtensorMap b_tail;  // kn tiles not a multiple of 64 wide: box (kn_tail_cols, BLK_K); else b
   CUtensorMap c;  // M x N with ldc, box (128 bytes of columns, 64 rows)
-  // Tile widths that are not a multiple of 128 bytes: the same C, box (the last
-  // BLK_N % columns-per-128-bytes columns, 64 rows), swizzled to its 32- or 64-byte width.
+  // The epilogue's smaller last piece of a tile: widths that are not a multiple of 128
+  // bytes: the same C, box (the last BLK_N % columns-per-128-bytes columns, 64 rows),
+  // swizzled to its 32- or 64-byte width; swapped tiles whose height is not a multiple
+  // of 64: box (128 bytes of columns, the last BLK_M % 64 rows).
   CUtensorMap c_tail;
   TileScheduler sched;
   SplitKWorkspace splitk;

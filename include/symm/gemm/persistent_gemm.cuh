@@ -31,9 +31,10 @@ struct PersistentGemm {
   __device__ static TileInfo tile_info(const WgmmaParams& p, const WorkUnit& w, ClusterSeat seat, int wg, int t) {
     const int tile_m = cluster_tile(w.tile_m, Cfg::CLUSTER_M, seat.m);
     const int tile_n = cluster_tile(w.tile_n, Cfg::CLUSTER_N, seat.n);
-    const int row0 = tile_m * Cfg::BLK_M + wg * Cfg::WG_ROW_STRIDE, col0 = tile_n * Cfg::BLK_N;
+    const int row0 = tile_m * Cfg::BLK_M + wg * Cfg::WG_ROW_STRIDE;
+    const int col0 = tile_n * Cfg::BLK_N + wg * Cfg::WG_COL_STRIDE;
     const int rows = p.m - row0 < Cfg::WG_M ? p.m - row0 : Cfg::WG_M;
-    const int cols = p.n - col0 < Cfg::BLK_N ? p.n - col0 : Cfg::BLK_N;
+    const int cols = p.n - col0 < Cfg::WG_N ? p.n - col0 : Cfg::WG_N;
     return TileInfo{w.tile, tile_m, tile_n, row0, col0, rows > 0 ? rows : 0, cols > 0 ? cols : 0, wg, t};
   }
 

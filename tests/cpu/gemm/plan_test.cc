@@ -21,6 +21,7 @@ using test::problem;
 
 TEST(GemmConfig, NamesRoundTrip) {
   EXPECT_EQ(to_string(KernelConfig{128, 128, 64, 6, Schedule::pingpong}), "128x128x64s6-pingpong");
+  EXPECT_EQ(to_string(KernelConfig{200, 128, 64, 4, Schedule::swapped, 2}), "200x128x64s4c2-swapped");
   for (const auto& c : kWgmmaConfigs) {
     KernelConfig parsed;
     ASSERT_TRUE(parse_config(to_string(c), parsed)) << to_string(c);
@@ -74,15 +75,17 @@ TEST(GemmPlan, ThreeConsumerTilesRunWholeTilesOnly) {
 }
 
 // One wave on rows neither 128 nor 256 fit: 777 rows are 5 tiles of 192 (130 tiles of
-// 192x160, one wave) against 119 of 128x256 (13 SMs idle, a last row of 9 rows); the pair
-// sharing A ran 0.69-0.73 of cuBLASLt there against 0.63 for 128x256
-// (bench/results/gemm/2026-12-02-rows192-06b7ca8).
-TEST(GemmPlan, OneWaveOfRaggedRowsTakesTheThreeConsumerPair) {
-  for (BLayout l : {BLayout::nk, BLayout::kn}) {
-    const Plan plan = make_plan(problem(777, 4104, 8200, l), GemmOptions{}, DeviceLimits{});
-    EXPECT_EQ(plan.config, (KernelConfig{192, 160, 64, 4, Schedule::cooperative, 1, 2})) << to_string(plan.config);
-    EXPECT_EQ(plan.num_blocks, 130);
-  }
+// 192x160, one wave) or 4 swapped tiles of 200 (132 of 200x128), against 119 of 128x256
+// (13 SMs idle, a last row of 9 rows); the 192x160 pair sharing A ran 0.69-0.73 of
+// cuBLASLt there against 0.63 for 128x256 (bench/results/gemm/2026-12-02-rows192-06b7ca8).
+// With B as K x N the 160-column tile ends in the tail box: the swapped pair instead.
+TEST(GemmPlan, OneWaveOfRaggedRowsFillsTheSms) {
+  const Plan nk = make_plan(problem(777, 4104, 8200, BLayout::nk), GemmOptions{}, DeviceLimits{});
+  EXPECT_EQ(nk.config, (KernelConfig{192, 160, 64, 4, Schedule::cooperative, 1, 2})) << to_string(nk.config);
+  EXPECT_EQ(nk.num_blocks, 130);
+  const Plan kn = make_plan(problem(777, 4104, 8200, BLayout::kn), GemmOptions{}, DeviceLimits{});
+  EXPECT_EQ(kn.config, (KernelConfig{200, 128, 64, 4, Schedule::swapped, 2})) << to_string(kn.config);
+  EXPECT_EQ(kn.num_blocks, 132);
 }
 
 TEST(GemmScheduler, GroupedOrderVisitsEveryTileOnce) {

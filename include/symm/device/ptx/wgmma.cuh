@@ -47,9 +47,10 @@ __device__ __forceinline__ void wgmma_fence_operands(float (&d)[N]) {
   for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
-// Wgmma<N, kFp16, kTransB>::mma(d, desc_a, desc_b): d += A * B for one m64nNk16 step.
+// Wgmma<N, kFp16, kTransA, kTransB>::mma(d, desc_a, desc_b): d += A * B for one m64nNk16
+// step. kTransA = 0: A is K-major (64 rows of K); 1: M-major (K rows of 64).
 // kTransB = 0: B is K-major (N rows of K); 1: B is N-major (K rows of N).
-template <int N, bool kFp16, int kTransB>
+template <int N, bool kFp16, int kTransA, int kTransB>
 struct Wgmma;
 
 // Accumulators [FROM, FROM + N) of d, as the array one narrower wgmma takes (columns
@@ -66,55 +67,62 @@ __device__ __forceinline__ float (&accumulator_slice(float (&d)[TOTAL]))[N] {
 #define SYMM_WGMMA_R32_3 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 #define SYMM_WGMMA_R8_0 "%0, %1, %2, %3, %4, %5, %6, %7"
 #define SYMM_WGMMA_R8_8 "%8, %9, %10, %11, %12, %13, %14, %15"
+#define SYMM_WGMMA_R4_96 "%96, %97, %98, %99"
 #define SYMM_WGMMA_R8_64 "%64, %65, %66, %67, %68, %69, %70, %71"
 #define SYMM_WGMMA_R8_72 "%72, %73, %74, %75, %76, %77, %78, %79"
+#define SYMM_WGMMA_D4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
 #define SYMM_WGMMA_D8(i)                                                                \
   "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
       "+f"(d[i + 6]), "+f"(d[i + 7])
 #define SYMM_WGMMA_D32(i) \
   SYMM_WGMMA_D8(i), SYMM_WGMMA_D8(i + 8), SYMM_WGMMA_D8(i + 16), SYMM_WGMMA_D8(i + 24)
 
-// REGS: the accumulator operand list; DA, DB, TB: operand numbers of desc_a, desc_b and
-// the transpose immediate (they follow the N/2 accumulators); the rest: accumulators.
-#define SYMM_DEFINE_WGMMA(N, IS_F16, TYPE, REGS, DA, DB, TB, ...)                            \
-  template <int kTransB>                                                                   \
-  struct Wgmma<N, IS_F16, kTransB> {                                                       \
+// REGS: the accumulator operand list; DA, DB, TA, TB: operand numbers of desc_a, desc_b
+// and the transpose immediates (they follow the N/2 accumulators); the rest: accumulators.
+#define SYMM_DEFINE_WGMMA(N, IS_F16, TYPE, REGS, DA, DB, TA, TB, ...)                        \
+  template <int kTransA, int kTransB>                                                      \
+  struct Wgmma<N, IS_F16, kTransA, kTransB> {                                              \
     __device__ __forceinline__ static void mma(float (&d)[N / 2], std::uint64_t desc_a,    \
                                                std::uint64_t desc_b) {                     \
       asm volatile("wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TYPE "." TYPE " {" REGS \
-                   "}, %" DA ", %" DB ", 1, 1, 1, 0, %" TB ";\n"                            \
+                   "}, %" DA ", %" DB ", 1, 1, 1, %" TA ", %" TB ";\n"                      \
                    : __VA_ARGS__                                                           \
-                   : "l"(desc_a), "l"(desc_b), "n"(kTransB));                              \
+                   : "l"(desc_a), "l"(desc_b), "n"(kTransA), "n"(kTransB));                \
     }                                                                                      \
   };
 
-#define SYMM_DEFINE_WGMMA_TYPES(N, REGS, DA, DB, TB, ...)                  \
-  SYMM_DEFINE_WGMMA(N, false, "bf16", REGS, DA, DB, TB, __VA_ARGS__) \
-  SYMM_DEFINE_WGMMA(N, true, "f16", REGS, DA, DB, TB, __VA_ARGS__)
+#define SYMM_DEFINE_WGMMA_TYPES(N, REGS, DA, DB, TA, TB, ...)                  \
+  SYMM_DEFINE_WGMMA(N, false, "bf16", REGS, DA, DB, TA, TB, __VA_ARGS__) \
+  SYMM_DEFINE_WGMMA(N, true, "f16", REGS, DA, DB, TA, TB, __VA_ARGS__)
 
-SYMM_DEFINE_WGMMA_TYPES(16, SYMM_WGMMA_R8_0, "8", "9", "10", SYMM_WGMMA_D8(0))
-SYMM_DEFINE_WGMMA_TYPES(32, SYMM_WGMMA_R8_0 ", " SYMM_WGMMA_R8_8, "16", "17", "18", SYMM_WGMMA_D8(0),
+SYMM_DEFINE_WGMMA_TYPES(16, SYMM_WGMMA_R8_0, "8", "9", "10", "11", SYMM_WGMMA_D8(0))
+SYMM_DEFINE_WGMMA_TYPES(32, SYMM_WGMMA_R8_0 ", " SYMM_WGMMA_R8_8, "16", "17", "18", "19", SYMM_WGMMA_D8(0),
                         SYMM_WGMMA_D8(8))
-SYMM_DEFINE_WGMMA_TYPES(64, SYMM_WGMMA_R32_0, "32", "33", "34", SYMM_WGMMA_D32(0))
-SYMM_DEFINE_WGMMA_TYPES(128, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1, "64", "65", "66",
+SYMM_DEFINE_WGMMA_TYPES(64, SYMM_WGMMA_R32_0, "32", "33", "34", "35", SYMM_WGMMA_D32(0))
+SYMM_DEFINE_WGMMA_TYPES(128, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1, "64", "65", "66", "67",
                         SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32))
 SYMM_DEFINE_WGMMA_TYPES(144, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R8_64, "72",
-                        "73", "74", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D8(64))
+                        "73", "74", "75", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D8(64))
 SYMM_DEFINE_WGMMA_TYPES(160, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R8_64 ", " SYMM_WGMMA_R8_72,
-                        "80", "81", "82", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D8(64),
+                        "80", "81", "82", "83", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D8(64),
                         SYMM_WGMMA_D8(72))
 SYMM_DEFINE_WGMMA_TYPES(192, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R32_2, "96",
-                        "97", "98", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D32(64))
+                        "97", "98", "99", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D32(64))
+SYMM_DEFINE_WGMMA_TYPES(200, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R32_2 ", " SYMM_WGMMA_R4_96,
+                        "100", "101", "102", "103", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D32(64),
+                        SYMM_WGMMA_D4(96))
 SYMM_DEFINE_WGMMA_TYPES(256,
                         SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R32_2
                                          ", " SYMM_WGMMA_R32_3,
-                        "128", "129", "130", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32),
+                        "128", "129", "130", "131", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32),
                         SYMM_WGMMA_D32(64), SYMM_WGMMA_D32(96))
 
 #undef SYMM_DEFINE_WGMMA_TYPES
 #undef SYMM_DEFINE_WGMMA
 #undef SYMM_WGMMA_D32
 #undef SYMM_WGMMA_D8
+#undef SYMM_WGMMA_D4
+#undef SYMM_WGMMA_R4_96
 #undef SYMM_WGMMA_R32_0
 #undef SYMM_WGMMA_R32_1
 #undef SYMM_WGMMA_R32_2
