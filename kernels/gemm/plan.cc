@@ -65,8 +65,11 @@ struct Candidate {
 // (both rows of a unit straddle less). Rated below 128x256 until measured.
 // 200x128 swapped (config.hpp), alone and with B shared along a 2 x 1 cluster: cuBLASLt's
 // tile on 777 x 4104 x 8200 (132 tiles of 200 rows x 128 columns, one wave, 1 x 2 clusters
-// in its column-major view; bench/results/gemm/2026-12-02-profile777-59eedd2). Rated
-// below 128x256 until measured.
+// in its column-major view; bench/results/gemm/2026-12-02-profile777-59eedd2). The pair
+// ran 0.78-0.80 of cuBLASLt there (the 192x160 pair 0.69-0.74) and 0.954 with whole-line
+// rows (128x256: 0.815; bench/results/gemm/2026-12-02-swapped-af7799e). Rated 0.94: above
+// 0.97 the model would also move 16384 x N x 4096 onto it, where it has not been timed
+// untuned; the tuner takes it where it wins (777 rows with either layout of B).
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},

@@ -78,7 +78,8 @@ TEST(GemmPlan, ThreeConsumerTilesRunWholeTilesOnly) {
 // 192x160, one wave) or 4 swapped tiles of 200 (132 of 200x128), against 119 of 128x256
 // (13 SMs idle, a last row of 9 rows); the 192x160 pair sharing A ran 0.69-0.73 of
 // cuBLASLt there against 0.63 for 128x256 (bench/results/gemm/2026-12-02-rows192-06b7ca8).
-// With B as K x N the 160-column tile ends in the tail box: the swapped pair instead.
+// With B as K x N the 160-column tile ends in the tail box: the swapped pair instead (0.78
+// there; bench/results/gemm/2026-12-02-swapped-af7799e).
 TEST(GemmPlan, OneWaveOfRaggedRowsFillsTheSms) {
   const Plan nk = make_plan(problem(777, 4104, 8200, BLayout::nk), GemmOptions{}, DeviceLimits{});
   EXPECT_EQ(nk.config, (KernelConfig{192, 160, 64, 4, Schedule::cooperative, 1, 2})) << to_string(nk.config);
