@@ -1,7 +1,8 @@
 #pragma once
-// The WGMMA consumer mainloop: one warpgroup accumulates its (WG_M, BLK_N) part of a
-// tile (its half, cooperative; all of it, ping-pong) over a K range, stage by stage, and hands each stage back to the producer as soon
-// as its wgmmas have finished reading it.
+// The WGMMA consumer mainloop: one warpgroup accumulates its (WG_M, WG_N) part of a
+// tile (its rows, cooperative; all of it, ping-pong; its 64 columns, transposed, swapped:
+// config.hpp) over a K range, stage by stage, and hands each stage back to the producer
+// as soon as its wgmmas have finished reading it.
 #include <type_traits>
 
 #include "symm/device/ptx/gemm_mbarrier.cuh"

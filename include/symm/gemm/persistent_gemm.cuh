@@ -3,8 +3,8 @@
 //
 // Each block walks its units of the tile scheduler. Warpgroup 0 produces (one thread
 // issues TMA into the stage ring), warpgroups 1..CONSUMERS consume (WGMMA into registers,
-// then the epilogue): together on each tile (cooperative) or on alternate tiles
-// (ping-pong, config.hpp). A fused kernel calls PersistentGemm<...>::run() from its own
+// then the epilogue): together on each tile (cooperative, swapped) or on alternate tiles
+// (ping-pong; config.hpp). A fused kernel calls PersistentGemm<...>::run() from its own
 // __global__ for its GEMM blocks; it must launch Cfg::THREADS threads with
 // __launch_bounds__(Cfg::THREADS, 1) and Cfg::SMEM_BYTES of dynamic shared memory, and
 // leave named barriers 1..CONSUMERS to the GEMM.
