@@ -35,7 +35,7 @@ std::string check_config(const std::string& text, symm::gemm::KernelConfig& out)
     built += (built.empty() ? "" : ", ") + symm::gemm::to_string(c);
   }
   return fmt::format("--config {}: no such configuration is built (BLK_MxBLK_NxBLK_K s stages "
-                     "[-pingpong]); built: {}",
+                     "[cCLUSTER] [-pingpong|-swapped]); built: {}",
                      text, built);
 }
 
