@@ -55,6 +55,12 @@ TEST(GemmConfig, BudgetCountsEveryByte) {
   EXPECT_EQ(rows192.smem_bytes(), 4 * (192 + 160) * 128 + 3 * 2 * 8192 + 1024 + 1024);
   EXPECT_EQ(consumer_registers(rows192.consumers()), 152);
   EXPECT_EQ(consumer_registers(KernelConfig({128, 256, 64, 4}).consumers()), 232);
+  // Swapped: a consumer per 64 columns; 200 rows of A and 128 of B per stage.
+  const KernelConfig swapped{200, 128, 64, 4, Schedule::swapped, 2};
+  EXPECT_EQ(swapped.consumers(), 2);
+  EXPECT_TRUE(swapped.whole_tiles_only());
+  EXPECT_FALSE(KernelConfig({200, 128, 64, 4, Schedule::swapped}).whole_tiles_only());
+  EXPECT_EQ(swapped.smem_bytes(), 4 * (200 + 128) * 128 + 2 * 2 * 8192 + 1024 + 1024);
 }
 
 TEST(GemmPlan, ThreeConsumerTilesRunWholeTilesOnly) {
