@@ -3,7 +3,7 @@
 // runtime descriptor of each, and the shared-memory budget both are checked against.
 //
 // A block is one producer warpgroup (TMA) and CONSUMERS consumer warpgroups (WGMMA),
-// in one of two schedules:
+// in one of three schedules:
 //   cooperative: the consumers work on the same tile; consumer w owns rows
 //                [w * WG_M, (w + 1) * WG_M) of the (BLK_M, BLK_N) tile. Two consumers,
 //                but three of 64 rows in 192-row tiles (a wgmma covers 64 rows, so there
@@ -41,7 +41,7 @@ namespace symm::gemm {
 // Opt-in shared memory per block on sm_90 (227 KiB); the runtime also asks the device.
 inline constexpr int kSm90MaxSmemPerBlock = 232448;
 inline constexpr int kWarpgroupThreads = 128;
-inline constexpr int kConsumers = 2;             // but 192-row cooperative tiles (consumers_for)
+inline constexpr int kConsumers = 2;             // but 192-row and swapped tiles: consumers_for
 inline constexpr int kSwizzleBytes = 128;        // TMA/WGMMA 128-byte swizzle
 inline constexpr int kEpilogueRows = 64;         // rows of one epilogue staging tile
 inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1024 B
@@ -98,9 +98,13 @@ struct KernelConfig {
   constexpr int consumers() const { return consumers_for(blk_m, blk_n, schedule); }
   constexpr int cluster_blocks() const { return cluster_m * cluster_n; }
   constexpr bool clustered() const { return cluster_blocks() > 1; }
-  // Only whole tiles per unit (no split-K, no stream-K): ping-pong, clusters, and three
-  // consumers (the partial sums' loads beside 80 accumulators spill in 152 registers).
-  constexpr bool whole_tiles_only() const { return pingpong() || clustered() || consumers() > kConsumers; }
+  // Only whole tiles per unit (no split-K, no stream-K): ping-pong, clusters, three
+  // consumers (the partial sums' loads beside 80 accumulators spill in 152 registers) and
+  // swapped tiles (made to fill one wave with whole tiles; their transposed parts have not
+  // been through split-K's fixup on a GPU).
+  constexpr bool whole_tiles_only() const {
+    return pingpong() || clustered() || swapped() || consumers() > kConsumers;
+  }
   // Rows and columns of C in one unit of the tile scheduler: the cluster's tiles.
   constexpr int unit_rows() const { return blk_m * cluster_m; }
   constexpr int unit_cols() const { return blk_n * cluster_n; }
