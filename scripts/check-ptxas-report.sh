@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks every GEMM and fused-op kernel instance without a GPU: ptxas's per-kernel report
-# (registers, spills, serialised wgmma) from the build log, and the PTX of every WGMMA and
-# fused instance (wgmma.mma_async, setmaxnreg and TMA in every GEMM kernel entry).
+# (registers, spills, local-memory stack frames, serialised wgmma) from the build log, and
+# the PTX of every WGMMA and fused instance (wgmma.mma_async, setmaxnreg and TMA in every
+# GEMM kernel entry).
 #
 #   cmake --build <build-dir> 2>&1 | tee build.log      # a clean build: ptxas -v output
 #   scripts/check-ptxas-report.sh build.log <build-dir> [--incremental]
@@ -61,6 +62,9 @@ fi
 problems=$(grep -E "bytes spill (stores|loads)" "$log" | grep -v " 0 bytes spill stores, 0 bytes spill loads" |
   sed 's/^/\nspills: /' || true)
 problems+=$(grep -E "C7510|C7508|C7509|serialized" "$log" | sed 's/^/\nwgmma\/setmaxnreg: /' || true)
+# A stack frame is an array ptxas could not keep in registers (accumulators indexed by a
+# loop it did not unroll): not a spill, and as slow.
+problems+=$(grep -E "[1-9][0-9]* bytes stack frame" "$log" | sed 's/^/\nlocal-memory stack frame: /' || true)
 checked=()
 for inst in "${instances[@]}"; do
   # awk reads the whole table: with pipefail, `cut | grep -q` fails at random when grep
@@ -101,6 +105,6 @@ for inst in "${checked[@]}"; do
   awk -F'\t' -v inst="$inst" '$1 == inst && $2 == "sm_90a" { n++; r = $3 + 0; lo = (n == 1 || r < lo) ? r : lo; hi = r > hi ? r : hi }
     END { printf "%-28s %7d %d-%d\n", inst, n, lo, hi }' "$table"
 done
-echo "check-ptxas-report: OK: ${#checked[@]} of ${#instances[@]} instances, $reported kernels: no spills," \
+echo "check-ptxas-report: OK: ${#checked[@]} of ${#instances[@]} instances, $reported kernels: no spills, no stack frames," \
   "no serialised wgmma; every WGMMA and fused kernel entry has wgmma.mma_async, setmaxnreg and TMA" \
   "(every kernel: $table)"

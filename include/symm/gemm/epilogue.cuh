@@ -2,6 +2,8 @@
 // The epilogue: accumulators -> 128B-swizzled staging tiles in shared memory -> TMA
 // stores into C (clipped at M and N by the tensor map). Each consumer warpgroup stores
 // its own rows in (64 rows, 128 bytes) pieces through two alternating staging tiles.
+#include <utility>
+
 #include <cuda/ptx>
 
 #include "symm/device/ptx/gemm_mbarrier.cuh"
@@ -100,38 +102,46 @@ struct TmaEpilogue {
   // + 8 ((i / 2) % 2), 8 (i / 4) + 2 (t % 4) + i % 2) (the fragment stage_chunk reads);
   // elements adjacent in C are in different threads, so each is written alone. Per warp
   // and element, 4 rows of 8 adjacent columns: distinct 16-byte units after the swizzle.
+  // The row pieces are a compile-time sequence, not a loop: every index into acc must be
+  // a constant, or acc moves to local memory (an unrolled loop is only a hint to the compiler).
   template <class Hook>
-  __device__ static void store_swapped(const float (&acc)[ACC], Smem& s, const WgmmaParams& p, const Hook&,
-                                       int wg, int t, int row0, int col0, int& buf) {
+  __device__ __forceinline__ static void store_swapped(const float (&acc)[ACC], Smem& s, const WgmmaParams& p,
+                                                       const Hook&, int wg, int t, int row0, int col0, int& buf) {
     static_assert(!Hook::kPushesChunks, "swapped tiles are not built for fused kernels");
+    [&]<int... RP>(std::integer_sequence<int, RP...>) {
+      (store_swapped_rows<RP>(acc, s, p, wg, t, row0, col0, buf), ...);
+    }(std::make_integer_sequence<int, SWAPPED_ROW_PIECES>{});
+  }
+
+  // Rows [64 RP, 64 RP + 64) of a swapped tile's part: accumulators 32 RP .. 32 RP + 31.
+  template <int RP>
+  __device__ __forceinline__ static void store_swapped_rows(const float (&acc)[ACC], Smem& s, const WgmmaParams& p,
+                                                            int wg, int t, int row0, int col0, int& buf) {
+    constexpr bool tail = SWAPPED_TAIL_ROWS > 0 && RP == SWAPPED_ROW_PIECES - 1;
+    constexpr int FIRST = 32 * RP, COUNT = ACC - FIRST < 32 ? ACC - FIRST : 32;
     const int warp = t / 32, lane = t % 32;
 #pragma unroll
-    for (int rp = 0; rp < SWAPPED_ROW_PIECES; ++rp) {
-      const bool tail = SWAPPED_TAIL_ROWS > 0 && rp == SWAPPED_ROW_PIECES - 1;
+    for (int cp = 0; cp < SWAPPED_COL_PIECES; ++cp) {
+      if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
+      ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
+      std::uint8_t* tile = s.c[wg][buf];
 #pragma unroll
-      for (int cp = 0; cp < SWAPPED_COL_PIECES; ++cp) {
-        if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
-        ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
-        std::uint8_t* tile = s.c[wg][buf];
-        // Accumulators 32 rp .. 32 rp + 31 hold rows [64 rp, 64 rp + 64) of the part.
-#pragma unroll
-        for (int i = 32 * rp; i < ACC && i < 32 * (rp + 1); ++i) {
-          const int col = 16 * warp + lane / 4 + 8 * ((i / 2) % 2);
-          const int row = 8 * (i / 4) + 2 * (lane % 4) + i % 2 - 64 * rp;
-          if (col / COLS == cp)
-            *reinterpret_cast<Out*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * int(sizeof(Out)))) =
-                Converted<Out>::from(acc[i]);
-        }
-        cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // generic writes -> TMA reads
-        ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
-        if (t == 0) {
-          const std::int32_t coords[2] = {col0 + cp * COLS, row0 + rp * kEpilogueRows};
-          cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
-                                          tail ? &p.c_tail : &p.c, coords, tile);
-          cuda::ptx::cp_async_bulk_commit_group();
-        }
-        buf ^= 1;
+      for (int j = 0; j < COUNT; ++j) {
+        const int col = 16 * warp + lane / 4 + 8 * (((FIRST + j) / 2) % 2);
+        const int row = 8 * (j / 4) + 2 * (lane % 4) + j % 2;
+        if (col / COLS == cp)
+          *reinterpret_cast<Out*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * int(sizeof(Out)))) =
+              Converted<Out>::from(acc[FIRST + j]);
       }
+      cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // generic writes -> TMA reads
+      ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
+      if (t == 0) {
+        const std::int32_t coords[2] = {col0 + cp * COLS, row0 + RP * kEpilogueRows};
+        cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
+                                        tail ? &p.c_tail : &p.c, coords, tile);
+        cuda::ptx::cp_async_bulk_commit_group();
+      }
+      buf ^= 1;
     }
   }
 
