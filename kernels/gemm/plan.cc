@@ -70,6 +70,12 @@ struct Candidate {
 // rows (128x256: 0.815; bench/results/gemm/2026-12-02-swapped-af7799e). Rated 0.94: above
 // 0.97 the model would also move 16384 x N x 4096 onto it, where it has not been timed
 // untuned; the tuner takes it where it wins (777 rows with either layout of B).
+// 256x160, alone and with B shared along a 2 x 1 cluster: tile counts that make whole waves
+// where 128- and 256-column tiles leave a part-empty one (6120 x 3400: 4.0 waves of it
+// against 5.1 of 128x256), cuBLASLt's tile there; a fourth stage fits beside one staging
+// tile per consumer (config.hpp). Rated below 128x256 until measured. 200x128 swapped with
+// 5 stages (cuBLASLt's ring depth on 777 x 4104 x 8200), the same way: rated as its
+// 4-stage twin until measured.
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
@@ -77,7 +83,9 @@ constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4, Schedule::cooperative, 2, 2}, 0.95},
     {{256, 128, 64, 4, Schedule::cooperative, 2}, 0.97},
     {{192, 160, 64, 4}, 0.95}, {{192, 160, 64, 4, Schedule::cooperative, 1, 2}, 0.94},
+    {{256, 160, 64, 4}, 0.96}, {{256, 160, 64, 4, Schedule::cooperative, 2}, 0.95},
     {{200, 128, 64, 4, Schedule::swapped}, 0.94}, {{200, 128, 64, 4, Schedule::swapped, 2}, 0.94},
+    {{200, 128, 64, 5, Schedule::swapped}, 0.94}, {{200, 128, 64, 5, Schedule::swapped, 2}, 0.94},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},

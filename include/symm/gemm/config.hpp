@@ -76,15 +76,23 @@ inline constexpr int kConsumerRegistersBesideAccumulators = 40;
 // The one resource budget: compile-time asserts and the run-time refusal both read it.
 struct SmemBudget {
   int pipeline = 0;  // (BLK_M + BLK_N) x BLK_K x STAGES operand tiles
-  int epilogue = 0;  // 2 staging tiles (64 rows x 128 B) per consumer warpgroup
+  int epilogue = 0;  // staging tiles (64 rows x 128 B) per consumer warpgroup: staging_tiles
   int barriers = 0;  // full + empty mbarrier per stage, a turn per consumer, padded to 1024 B
   constexpr int total() const { return pipeline + epilogue + barriers + kSmemAlignSlack; }
 };
 
-constexpr SmemBudget smem_budget(int blk_m, int blk_n, int blk_k, int stages, int consumers) {
+constexpr SmemBudget smem_budget(int blk_m, int blk_n, int blk_k, int stages, int consumers, int staging) {
   return SmemBudget{stages * (blk_m + blk_n) * blk_k * 2,
-                    consumers * 2 * kEpilogueRows * kSwizzleBytes,
+                    consumers * staging * kEpilogueRows * kSwizzleBytes,
                     int(ceil_div((2 * stages + consumers) * 8, 1024)) * 1024};
+}
+
+// Staging tiles per consumer: two, so that a piece is staged while the one before is
+// stored, unless the ring leaves room for one only. One lets a ring stage more fit (a
+// fourth of 256x160, a fifth of 200x128 swapped), at the cost of waiting for each store
+// to read its piece before staging the next (only the epilogue pays, once per tile).
+constexpr int staging_tiles(int blk_m, int blk_n, int blk_k, int stages, int consumers) {
+  return smem_budget(blk_m, blk_n, blk_k, stages, consumers, 2).total() <= kSm90MaxSmemPerBlock ? 2 : 1;
 }
 
 // Runtime description of a configuration (what the heuristic and the CLI talk about).
@@ -108,7 +116,10 @@ struct KernelConfig {
   // Rows and columns of C in one unit of the tile scheduler: the cluster's tiles.
   constexpr int unit_rows() const { return blk_m * cluster_m; }
   constexpr int unit_cols() const { return blk_n * cluster_n; }
-  constexpr int smem_bytes() const { return smem_budget(blk_m, blk_n, blk_k, stages, consumers()).total(); }
+  constexpr int staging() const { return staging_tiles(blk_m, blk_n, blk_k, stages, consumers()); }
+  constexpr int smem_bytes() const {
+    return smem_budget(blk_m, blk_n, blk_k, stages, consumers(), staging()).total();
+  }
   constexpr bool operator==(const KernelConfig&) const = default;
 };
 
@@ -140,6 +151,7 @@ struct TileConfig {
   static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
   static constexpr KernelConfig desc{BM, BN, BK, S, SCHED, CM, CN};
   static constexpr bool WHOLE_TILES_ONLY = desc.whole_tiles_only();
+  static constexpr int STAGING = desc.staging();  // staging tiles per consumer
   static constexpr int SMEM_BYTES = desc.smem_bytes();
   static constexpr int CONSUMER_REGISTERS = consumer_registers(CONSUMERS);
 
@@ -170,9 +182,12 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 192, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<128, 256, 64, 4, Schedule::cooperative, 2, 2>,
                                 TileConfig<256, 128, 64, 4, Schedule::cooperative, 2>,
+                                TileConfig<256, 160, 64, 4>, TileConfig<256, 160, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<192, 160, 64, 4>, TileConfig<192, 160, 64, 4, Schedule::cooperative, 1, 2>,
                                 TileConfig<200, 128, 64, 4, Schedule::swapped>,
                                 TileConfig<200, 128, 64, 4, Schedule::swapped, 2>,
+                                TileConfig<200, 128, 64, 5, Schedule::swapped>,
+                                TileConfig<200, 128, 64, 5, Schedule::swapped, 2>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,

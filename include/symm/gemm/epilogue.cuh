@@ -1,7 +1,8 @@
 #pragma once
 // The epilogue: accumulators -> 128B-swizzled staging tiles in shared memory -> TMA
 // stores into C (clipped at M and N by the tensor map). Each consumer warpgroup stores
-// its own rows in (64 rows, 128 bytes) pieces through two alternating staging tiles.
+// its own part in (64 rows, 128 bytes) pieces through its staging tiles (two alternating,
+// or one where the ring leaves no room for two: config.hpp, staging_tiles).
 #include <utility>
 
 #include <cuda/ptx>
@@ -61,9 +62,32 @@ struct TmaEpilogue {
     }
   }
 
-  // Stores warpgroup wg's (WG_M, WG_N) accumulators at C[row0.., col0..]. `buf` is the
-  // staging tile to use next; it carries over between tiles. A hook that pushes chunks
-  // issues its own TMA stores of each staged piece in the same commit group.
+  // One piece at C[row.., col..] through the next staging tile: wait until the store
+  // issued from that tile STAGING pieces ago has read it, have the warpgroup write the
+  // piece (`stage(tile)`), and store it by TMA (with the hook's pushes of it, if any) in
+  // one commit group. `buf`: the staging tile to use next; it carries over between tiles.
+  template <class Hook, class Stage>
+  __device__ __forceinline__ static void store_piece(Smem& s, const WgmmaParams& p, const Hook& hook, int wg,
+                                                     int t, bool tail, std::int32_t col, std::int32_t row,
+                                                     int& buf, const Stage& stage) {
+    if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<Cfg::STAGING - 1>{});
+    ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
+    std::uint8_t* tile = s.c[wg][buf];
+    stage(tile);
+    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // generic writes -> TMA reads
+    ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
+    if (t == 0) {
+      const std::int32_t coords[2] = {col, row};
+      cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
+                                      tail ? &p.c_tail : &p.c, coords, tile);
+      if constexpr (Hook::kPushesChunks) hook.push_chunk(tail, coords, tile);
+      cuda::ptx::cp_async_bulk_commit_group();
+    }
+    buf = buf + 1 == Cfg::STAGING ? 0 : buf + 1;
+  }
+
+  // Stores warpgroup wg's (WG_M, WG_N) accumulators at C[row0.., col0..]. A hook that
+  // pushes chunks issues its own TMA stores of each staged piece in the same commit group.
   template <class Hook>
   __device__ static void store(const float (&acc)[M_BLOCKS][ACC], Smem& s, const WgmmaParams& p,
                                const Hook& hook, int wg, int t, int row0, int col0, int& buf) {
@@ -75,23 +99,12 @@ struct TmaEpilogue {
 #pragma unroll
         for (int ch = 0; ch < CHUNKS; ++ch) {
           const bool tail = ch == FULL_CHUNKS;
-          // The store issued from this staging tile two pieces ago must have read it.
-          if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
-          ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
-          if (tail)
-            stage_chunk<(TAIL_BYTES > 0 ? TAIL_BYTES : kSwizzleBytes)>(acc[mb], ch, s.c[wg][buf], t);
-          else
-            stage_chunk<kSwizzleBytes>(acc[mb], ch, s.c[wg][buf], t);
-          cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // generic writes -> TMA reads
-          ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
-          if (t == 0) {
-            const std::int32_t coords[2] = {col0 + ch * COLS, row0 + mb * 64};
-            cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
-                                            tail ? &p.c_tail : &p.c, coords, s.c[wg][buf]);
-            if constexpr (Hook::kPushesChunks) hook.push_chunk(tail, coords, s.c[wg][buf]);
-            cuda::ptx::cp_async_bulk_commit_group();
-          }
-          buf ^= 1;
+          store_piece(s, p, hook, wg, t, tail, col0 + ch * COLS, row0 + mb * 64, buf, [&](std::uint8_t* tile) {
+            if (tail)
+              stage_chunk<(TAIL_BYTES > 0 ? TAIL_BYTES : kSwizzleBytes)>(acc[mb], ch, tile, t);
+            else
+              stage_chunk<kSwizzleBytes>(acc[mb], ch, tile, t);
+          });
         }
       }
     }
@@ -122,26 +135,17 @@ struct TmaEpilogue {
     const int warp = t / 32, lane = t % 32;
 #pragma unroll
     for (int cp = 0; cp < SWAPPED_COL_PIECES; ++cp) {
-      if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
-      ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
-      std::uint8_t* tile = s.c[wg][buf];
+      store_piece(s, p, NoEpilogueHook{}, wg, t, tail, col0 + cp * COLS, row0 + RP * kEpilogueRows, buf,
+                  [&](std::uint8_t* tile) {
 #pragma unroll
-      for (int j = 0; j < COUNT; ++j) {
-        const int col = 16 * warp + lane / 4 + 8 * (((FIRST + j) / 2) % 2);
-        const int row = 8 * (j / 4) + 2 * (lane % 4) + j % 2;
-        if (col / COLS == cp)
-          *reinterpret_cast<Out*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * int(sizeof(Out)))) =
-              Converted<Out>::from(acc[FIRST + j]);
-      }
-      cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // generic writes -> TMA reads
-      ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
-      if (t == 0) {
-        const std::int32_t coords[2] = {col0 + cp * COLS, row0 + RP * kEpilogueRows};
-        cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
-                                        tail ? &p.c_tail : &p.c, coords, tile);
-        cuda::ptx::cp_async_bulk_commit_group();
-      }
-      buf ^= 1;
+                    for (int j = 0; j < COUNT; ++j) {
+                      const int col = 16 * warp + lane / 4 + 8 * (((FIRST + j) / 2) % 2);
+                      const int row = 8 * (j / 4) + 2 * (lane % 4) + j % 2;
+                      if (col / COLS == cp)
+                        *reinterpret_cast<Out*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * int(sizeof(Out)))) =
+                            Converted<Out>::from(acc[FIRST + j]);
+                    }
+                  });
     }
   }
 

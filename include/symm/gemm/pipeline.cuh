@@ -27,8 +27,8 @@ struct alignas(1024) GemmSmem {
   // kn: (BLK_K, 64) x (BLK_N / 64) x STAGES, rows of 64 N-elements, then (config.hpp)
   // (BLK_K, kn_tail_cols) swizzled over its narrower rows; else 128B-swizzled.
   alignas(1024) std::uint8_t b[Cfg::STAGES][B_STAGE_BYTES];
-  // (64 rows, 128 B) x 2 x CONSUMERS: double-buffered epilogue tiles, 128B-swizzled.
-  alignas(1024) std::uint8_t c[Cfg::CONSUMERS][2][STAGING_BYTES];
+  // (64 rows, 128 B) x STAGING x CONSUMERS: the epilogue's staging tiles, 128B-swizzled.
+  alignas(1024) std::uint8_t c[Cfg::CONSUMERS][Cfg::STAGING][STAGING_BYTES];
   std::uint64_t full[Cfg::STAGES];
   std::uint64_t empty[Cfg::STAGES];
   // Ping-pong: turn[w] completes when the other consumer has seen the last stage of its
