@@ -3,6 +3,7 @@
 #include "copy_choice.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 namespace symm::gemm::detail {
@@ -10,11 +11,14 @@ namespace {
 
 // L2 serves a row that straddles 128-byte lines in two pieces. The kernel keeps full speed
 // while its blocks ask L2 for at most this many row pieces per K iteration and output
-// element, and slows in proportion beyond (L2-bound). Fit to 6144 x 3456 x 4104 against
-// K = 4096 on one H200 (bench/results/gemm/2026-12-01-clusters, 2026-12-02-quad-7e7dbc8):
-// 128x256 alone 1.46-1.6 slower (model 1.56), in 2 x 1 clusters 1.02-1.06 (1.04), 128x192
-// in 2 x 1 clusters 1.13-1.17 (1.21), 128x256 in 2 x 2 clusters 1.01 (1.0).
-constexpr double kFullSpeedPiecesPerOutput = 0.015;
+// element, and slows as a power of the excess beyond. Fit to the slowdowns against the same
+// tile on whole-line rows (bench/results/gemm/2026-12-01-clusters, 2026-12-02-quad-7e7dbc8,
+// 2026-12-02-swapped-af7799e), measured (model): 128x256 in 2 x 1 clusters 1.02-1.06
+// (1.05), 128x192 in 2 x 1 clusters 1.13-1.17 (1.15), 192x160 in 1 x 2 clusters 1.08
+// (1.09), 200x128 swapped in 2 x 1 clusters 1.22 (1.24), 128x256 alone 1.30 on 777 rows
+// but 1.46-1.6 on 6144 x 3456 x 4104 (1.33), 128x256 in 2 x 2 clusters 1.0 (1.0).
+constexpr double kFullSpeedPiecesPerOutput = 0.0145;
+constexpr double kExcessPiecesExponent = 0.6;
 
 // Row pieces a block of c asks L2 for per K iteration and output element.
 double l2_pieces_per_output(const KernelConfig& c, Straddling s) {
@@ -62,7 +66,9 @@ double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileSche
 }
 
 double straddle_slowdown(const KernelConfig& c, Straddling s) {
-  const auto time = [](double pieces) { return std::max(1.0, pieces / kFullSpeedPiecesPerOutput); };
+  const auto time = [](double pieces) {
+    return std::max(1.0, std::pow(pieces / kFullSpeedPiecesPerOutput, kExcessPiecesExponent));
+  };
   return time(l2_pieces_per_output(c, s)) / time(l2_pieces_per_output(c, {}));
 }
 

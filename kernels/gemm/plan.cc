@@ -70,12 +70,15 @@ struct Candidate {
 // rows (128x256: 0.815; bench/results/gemm/2026-12-02-swapped-af7799e). Rated 0.94: above
 // 0.97 the model would also move 16384 x N x 4096 onto it, where it has not been timed
 // untuned; the tuner takes it where it wins (777 rows with either layout of B).
-// 256x160, alone and with B shared along a 2 x 1 cluster: tile counts that make whole waves
-// where 128- and 256-column tiles leave a part-empty one (6120 x 3400: 4.0 waves of it
-// against 5.1 of 128x256), cuBLASLt's tile there; a fourth stage fits beside one staging
-// tile per consumer (config.hpp). Rated below 128x256 until measured. 200x128 swapped with
-// 5 stages (cuBLASLt's ring depth on 777 x 4104 x 8200), the same way: rated as its
-// 4-stage twin until measured.
+// 256x160, alone and with A shared along a 1 x 2 cluster: tile counts that make whole waves
+// where 128- and 256-column tiles leave a part-empty one (5120^3: 4.85 waves against 5.8 of
+// 128x256); a fourth stage fits beside one staging tile per consumer (config.hpp), whose
+// epilogue costs more (kSingleStagingEpilogueKIters). In 2 x 1 clusters (B shared), B as
+// N x K: 1.00-1.06 of cuBLASLt on long K (5120^3 1.045, 12288^3 1.000, 16384 x 4096 x 4096
+// 1.059), 0.86-0.89 where K is short or rows straddle lines (6120 x 3400 x 4104 0.864
+// against 0.894 for 2 x 2 clusters of 128x256, its 256 unshared A rows straddling); alone
+// 0.90-1.03 (bench/results/gemm/2026-12-02-wide-da761ac). Sharing A instead loads 288
+// rows per K iteration and block, not 336, and straddles as little as 2 x 2 clusters.
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
@@ -83,14 +86,20 @@ constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4, Schedule::cooperative, 2, 2}, 0.95},
     {{256, 128, 64, 4, Schedule::cooperative, 2}, 0.97},
     {{192, 160, 64, 4}, 0.95}, {{192, 160, 64, 4, Schedule::cooperative, 1, 2}, 0.94},
-    {{256, 160, 64, 4}, 0.96}, {{256, 160, 64, 4, Schedule::cooperative, 2}, 0.95},
+    {{256, 160, 64, 4}, 0.95}, {{256, 160, 64, 4, Schedule::cooperative, 1, 2}, 0.98},
     {{200, 128, 64, 4, Schedule::swapped}, 0.94}, {{200, 128, 64, 4, Schedule::swapped, 2}, 0.94},
-    {{200, 128, 64, 5, Schedule::swapped}, 0.94}, {{200, 128, 64, 5, Schedule::swapped, 2}, 0.94},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
     {{64, 128, 64, 8, Schedule::pingpong}, 0.80}, {{64, 128, 64, 8, Schedule::pingpong, 2}, 0.80}};
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
+// With one staging tile per consumer each piece waits for the store before it (an
+// estimate: 256x160 pairs ran 0.89 of cuBLASLt on K = 1792, 1.06 on K = 4096).
+constexpr double kSingleStagingEpilogueKIters = 4.0;
+
+double epilogue_k_iters(const KernelConfig& c) {
+  return c.staging() == 1 ? kSingleStagingEpilogueKIters : kEpilogueKIters;
+}
 // A stream-K range starts its tiles at other K positions than the tiles sharing their A
 // rows and B columns, so L2 serves it less (run 3: DRAM-bound on skinny shards): its
 // iterations are charged 1.3 (an estimate; the tuner measures).
@@ -299,16 +308,16 @@ double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blo
   double busiest = 0;  // K-iteration equivalents of the busiest block
   if (c.pingpong()) {
     // One consumer's epilogue runs under the other's mainloop: only the last one shows.
-    busiest = std::ceil(double(s.num_units()) / workers) * s.k_iters + kEpilogueKIters;
+    busiest = std::ceil(double(s.num_units()) / workers) * s.k_iters + epilogue_k_iters(c);
   } else if (s.stream_k()) {
     const double dp_waves = double(s.dp_tiles / workers);
     const double sk_tiles = std::ceil(double(s.num_tiles() - s.dp_tiles) / workers) + 1;
-    busiest = dp_waves * (s.k_iters + kEpilogueKIters) +
+    busiest = dp_waves * (s.k_iters + epilogue_k_iters(c)) +
               kStreamKIterCost * std::ceil(double(s.stream_k_iters()) / workers) +
-              2 * kPartialKIters + sk_tiles * kEpilogueKIters;
+              2 * kPartialKIters + sk_tiles * epilogue_k_iters(c);
   } else {
     const double waves = std::ceil(double(s.num_units()) / workers);
-    const double extra = kEpilogueKIters + kPartialKIters * (s.k_splits - 1);
+    const double extra = epilogue_k_iters(c) + kPartialKIters * (s.k_splits - 1);
     busiest = waves * (std::ceil(double(s.k_iters) / s.k_splits) + extra);
   }
   return busiest * double(c.blk_m * c.blk_n) / efficiency(c, b_layout);

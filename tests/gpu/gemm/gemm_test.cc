@@ -126,6 +126,30 @@ TEST(GemmSplitK, UnevenSplitsMatchCublas) {
   }
 }
 
+// Every configuration that may split K, split 3 ways on a ragged problem (fp32 out too):
+// each consumer's partial parts written by the first splits and added by the last.
+TEST(GemmSplitK, EveryConfigurationThatSplitsMatchesCublas) {
+  SYMM_REQUIRE_GPUS(1);
+  if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
+  GemmVsCublas check;
+  int configs = 0;
+  for (const KernelConfig& config : kWgmmaConfigs) {
+    if (config.whole_tiles_only()) continue;
+    ++configs;
+    GemmOptions o;
+    o.config = config;
+    o.k_splits = 3;
+    o.num_blocks = 40;
+    for (DType out : {DType::bf16, DType::fp32})
+      for (BLayout l : {BLayout::nk, BLayout::kn}) {
+        const Plan plan = check.run(Case{{333, 472, 1000, 8}, DType::bf16, out, l}, o);
+        EXPECT_EQ(plan.config, config);
+        EXPECT_EQ(plan.sched.k_splits, 3) << to_string(config);
+      }
+  }
+  EXPECT_GT(configs, 0) << "no configuration that splits K is built";
+}
+
 // Stream-K: uneven ranges (odd worker counts, ragged K), tiles spread over up to several
 // workers, data-parallel waves first (4 blocks), three tile shapes; three launches on one
 // workspace reset the flags. 100 blocks, not 132: 15 tiles of 256x128 x 65 K iterations
