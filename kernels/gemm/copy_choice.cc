@@ -19,11 +19,17 @@ namespace {
 // but 1.46-1.6 on 6144 x 3456 x 4104 (1.33), 128x256 in 2 x 2 clusters 1.0 (1.0).
 constexpr double kFullSpeedPiecesPerOutput = 0.0145;
 constexpr double kExcessPiecesExponent = 0.6;
+// Ping-pong blocks lose more than their pieces say: 128x192 ping-pong pairs ran 0.80-0.85
+// of cuBLASLt on straddling rows (6120 x 3400 x 4104, 3000 x 5000 x 2008, 12296 x 2792 x
+// 1000) where 256x160 pairs ran 0.91-1.03, about 1.25 slower than on whole-line rows
+// against the pieces' 1.15 (bench/results/gemm/2026-12-02-wide-2a92a64). Fit, not derived.
+constexpr double kPingpongPiecesFactor = 1.15;
 
 // Row pieces a block of c asks L2 for per K iteration and output element.
 double l2_pieces_per_output(const KernelConfig& c, Straddling s) {
   const double a_rows = double(c.blk_m) / c.cluster_n, b_rows = double(c.blk_n) / c.cluster_m;
-  return (a_rows * (s.a ? 2 : 1) + b_rows * (s.b ? 2 : 1)) / (double(c.blk_m) * c.blk_n);
+  const double pieces = (a_rows * (s.a ? 2 : 1) + b_rows * (s.b ? 2 : 1)) / (double(c.blk_m) * c.blk_n);
+  return c.pingpong() && s.any() ? pieces * kPingpongPiecesFactor : pieces;
 }
 
 // The aligned GEMM's FLOPs that take as long as moving one byte in the copy kernel (read
