@@ -102,13 +102,15 @@ TEST(GemmPlan, OneWaveOfRaggedRowsFillsTheSms) {
 
 // Rows straddling 128-byte lines (K = 4104, 2008: rows 16 bytes past a line). 6120 x 3400:
 // 256x160 tiles sharing A along 1 x 2 clusters make 4.0 waves and straddle as little as
-// 2 x 2 clusters (1.03 of cuBLASLt, B as N x K, where 2 x 2 clusters of 128x256 ran 0.86);
-// ping-pong pairs ran 0.80-0.85 there, so the model keeps them off these shapes
-// (bench/results/gemm/2026-12-02-wide-2a92a64).
+// 2 x 2 clusters: 0.99-1.03 of cuBLASLt with B as N x K (2 x 2 clusters of 128x256: 0.86),
+// 0.91-0.94 with K x N (256x128 pairs: 0.72); ping-pong pairs ran 0.80-0.85 on these
+// shapes, so the model keeps them off (bench/results/gemm/2026-12-02-wide-2a92a64, -791d965).
 TEST(GemmPlan, StraddlingRowsTakeWholeWavesOfSharedTiles) {
-  const Plan wide = make_plan(problem(6120, 3400, 4104, BLayout::nk), GemmOptions{}, DeviceLimits{});
-  EXPECT_EQ(wide.config, (KernelConfig{256, 160, 64, 4, Schedule::cooperative, 1, 2})) << to_string(wide.config);
-  EXPECT_EQ(wide.sched.num_units() % (wide.num_blocks / 2), 0) << "whole waves of clusters";
+  for (BLayout layout : {BLayout::nk, BLayout::kn}) {
+    const Plan wide = make_plan(problem(6120, 3400, 4104, layout), GemmOptions{}, DeviceLimits{});
+    EXPECT_EQ(wide.config, (KernelConfig{256, 160, 64, 4, Schedule::cooperative, 1, 2})) << to_string(wide.config);
+    EXPECT_EQ(wide.sched.num_units() % (wide.num_blocks / 2), 0) << "whole waves of clusters";
+  }
   for (const auto& [m, n, k] : {std::array<int, 3>{6120, 3400, 4104}, {3000, 5000, 2008}, {12296, 2792, 1000}})
     for (BLayout layout : {BLayout::nk, BLayout::kn}) {
       const Plan plan = make_plan(problem(m, n, k, layout), GemmOptions{}, DeviceLimits{});
