@@ -70,6 +70,11 @@ struct Candidate {
 // rows (128x256: 0.815; bench/results/gemm/2026-12-02-swapped-af7799e). Rated 0.94: above
 // 0.97 the model would also move 16384 x N x 4096 onto it, where it has not been timed
 // untuned; the tuner takes it where it wins (777 rows with either layout of B).
+// 160x256 swapped pairs (B shared down a 2 x 1 cluster; each consumer two 64-column blocks
+// of 160 rows): cuBLASLt's tile on 12296 x 2792 x 1000 (`256x152` in its column-major view,
+// 1 x 2 clusters; bench/results/gemm/2026-12-02-profile-7b32d8f), whole waves of rows where
+// 256 fit badly, and no K x N tail box (256 columns). One staging tile per consumer.
+// Rated below the row tiles until measured.
 // 256x160, alone and with A shared along a 1 x 2 cluster: tile counts that make whole waves
 // where 128- and 256-column tiles leave a part-empty one (5120^3: 4.85 waves against 5.8 of
 // 128x256); a fourth stage fits beside one staging tile per consumer (config.hpp), whose
@@ -88,7 +93,8 @@ constexpr Candidate kCandidates[] = {
     {{192, 160, 64, 4}, 0.95}, {{192, 160, 64, 4, Schedule::cooperative, 1, 2}, 0.94},
     {{256, 160, 64, 4}, 0.95}, {{256, 160, 64, 4, Schedule::cooperative, 1, 2}, 0.98},
     {{200, 128, 64, 4, Schedule::swapped}, 0.94}, {{200, 128, 64, 4, Schedule::swapped, 2}, 0.94},
-    {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
+    {{160, 256, 64, 4, Schedule::swapped, 2}, 0.93},
+            {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
     {{64, 128, 64, 8, Schedule::pingpong}, 0.80}, {{64, 128, 64, 8, Schedule::pingpong, 2}, 0.80}};

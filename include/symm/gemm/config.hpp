@@ -11,11 +11,13 @@
 //                neither fills (777 rows: 5 tiles of 192 at 81 % against 7 of 128 at 87 %,
 //                but 130 tiles of 192x160 make one wave where 128x256 leaves 13 SMs idle).
 //   swapped:     the consumers work on the same tile, consumer w on columns
-//                [w * 64, (w + 1) * 64) and every row: its wgmmas multiply B's 64 rows
-//                (as the wgmma's A) by A's BLK_M rows (as its B), so they hold the part
-//                transposed and the epilogue stores it transposed. The tile's height is
-//                then the wgmma's N, any multiple of 8: 777 rows are 4 tiles of 200
-//                (97 % used), and 4 x 33 tiles of 200x128 make one wave on 132 SMs.
+//                [w * BLK_N / 2, (w + 1) * BLK_N / 2) and every row, in blocks of 64: its
+//                wgmmas multiply B's 64 rows of a block (as the wgmma's A) by A's BLK_M
+//                rows (as its B), so they hold the part transposed and the epilogue stores
+//                it transposed. The tile's height is then the wgmma's N, any multiple of
+//                8: 777 rows are 4 tiles of 200 (97 % used), and 4 x 33 tiles of 200x128
+//                make one wave on 132 SMs; 160x256 tiles make whole waves of rows that
+//                256-row tiles do not (12296 x 2792: 6.4 waves of pairs, 128x256 8.2).
 //   ping-pong:   each consumer owns whole tiles, the block's units taken in turn, so one
 //                consumer's epilogue runs while the other's wgmmas keep the tensor cores
 //                busy (where K is short, the epilogue is a large share of a tile's time).
@@ -59,7 +61,6 @@ enum class Schedule : std::uint8_t { cooperative, pingpong, swapped };
 
 // Consumer warpgroups of a block (see above).
 constexpr int consumers_for(int blk_m, int blk_n, Schedule schedule) {
-  if (schedule == Schedule::swapped) return blk_n / 64;
   return schedule == Schedule::cooperative && blk_m == 3 * 64 ? 3 : kConsumers;
 }
 
@@ -142,12 +143,12 @@ struct TileConfig {
   static constexpr int CONSUMERS = consumers_for(BM, BN, SCHED);
   // The part of a tile consumer w computes: WG_M x WG_N from (w * WG_ROW_STRIDE, w * WG_COL_STRIDE).
   static constexpr int WG_M = PINGPONG || SWAPPED ? BLK_M : BLK_M / CONSUMERS;
-  static constexpr int WG_N = SWAPPED ? 64 : BLK_N;
+  static constexpr int WG_N = SWAPPED ? BLK_N / CONSUMERS : BLK_N;
   static constexpr int WG_ROW_STRIDE = PINGPONG || SWAPPED ? 0 : WG_M;
   static constexpr int WG_COL_STRIDE = SWAPPED ? WG_N : 0;
   // A consumer's accumulators: ACC_BLOCKS wgmma results (m64 row blocks) of ACC fp32 each
-  // per thread; swapped, one of BLK_M / 2 (the wgmma's N is the tile's height).
-  static constexpr int ACC_BLOCKS = SWAPPED ? 1 : WG_M / 64;
+  // per thread; swapped, one per 64 columns of BLK_M / 2 (the wgmma's N is the tile's height).
+  static constexpr int ACC_BLOCKS = SWAPPED ? WG_N / 64 : WG_M / 64;
   static constexpr int ACC = SWAPPED ? BLK_M / 2 : BLK_N / 2;
   static constexpr int READERS_PER_STAGE = PINGPONG ? 1 : CONSUMERS;  // consumers reading a stage
   static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
@@ -160,8 +161,8 @@ struct TileConfig {
   static_assert(BLK_K * 2 == kSwizzleBytes, "a K row of the tile is one 128-byte swizzle row");
   static_assert(SWAPPED || (WG_M % 64 == 0 && WG_M <= 128 && (PINGPONG || WG_M * CONSUMERS == BLK_M)),
                 "a consumer owns one or two m64 row blocks, the consumers together the tile");
-  static_assert(!SWAPPED || (BLK_N % 64 == 0 && BLK_M % 8 == 0 && CONSUMERS <= 3),
-                "a swapped tile: 64 columns per consumer, rows a multiple of 8 (the wgmma's N)");
+  static_assert(!SWAPPED || (WG_N % 64 == 0 && WG_N * CONSUMERS == BLK_N && BLK_M % 8 == 0),
+                "a swapped tile: blocks of 64 columns per consumer, rows a multiple of 8 (the wgmma's N)");
   static_assert(BLK_N % 16 == 0 && BLK_N >= 64 && BLK_N <= 256,
                 "wgmma N is 64..256; the epilogue's last piece is 32 or 64 bytes wide");
   static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box spans at most 256 rows");
@@ -188,6 +189,7 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<192, 160, 64, 4>, TileConfig<192, 160, 64, 4, Schedule::cooperative, 1, 2>,
                                 TileConfig<200, 128, 64, 4, Schedule::swapped>,
                                 TileConfig<200, 128, 64, 4, Schedule::swapped, 2>,
+                                TileConfig<160, 256, 64, 4, Schedule::swapped, 2>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,

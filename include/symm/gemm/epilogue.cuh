@@ -28,7 +28,7 @@ struct TmaEpilogue {
   static constexpr int M_BLOCKS = Cfg::ACC_BLOCKS;
   static constexpr int ACC = Cfg::ACC;
   static_assert(TAIL_BYTES == 0 || TAIL_BYTES == 32 || TAIL_BYTES == 64);
-  // Swapped tiles: a consumer's 64 columns in pieces of COLS, its BLK_M rows in pieces of
+  // Swapped tiles: each 64-column block of a consumer in pieces of COLS, its BLK_M rows in pieces of
   // 64 and a last one of SWAPPED_TAIL_ROWS, stored through c_tail (params.hpp).
   static constexpr int SWAPPED_COL_PIECES = 64 / COLS;
   static constexpr int SWAPPED_ROW_PIECES = (Cfg::BLK_M + kEpilogueRows - 1) / kEpilogueRows;
@@ -92,7 +92,10 @@ struct TmaEpilogue {
   __device__ static void store(const float (&acc)[M_BLOCKS][ACC], Smem& s, const WgmmaParams& p,
                                const Hook& hook, int wg, int t, int row0, int col0, int& buf) {
     if constexpr (Cfg::SWAPPED) {
-      store_swapped(acc[0], s, p, hook, wg, t, row0, col0, buf);
+      static_assert(!Hook::kPushesChunks, "swapped tiles are not built for fused kernels");
+      [&]<int... MB>(std::integer_sequence<int, MB...>) {
+        (store_swapped(acc[MB], s, p, wg, t, row0, col0 + MB * 64, buf), ...);
+      }(std::make_integer_sequence<int, M_BLOCKS>{});
     } else {
 #pragma unroll
       for (int mb = 0; mb < M_BLOCKS; ++mb) {
@@ -110,17 +113,16 @@ struct TmaEpilogue {
     }
   }
 
-  // A swapped tile's part (config.hpp): the wgmma's row r is C's column col0 + r and its
-  // column c C's row row0 + c. Thread t's accumulator i is (r, c) = (16 (t / 32) + t % 32 / 4
-  // + 8 ((i / 2) % 2), 8 (i / 4) + 2 (t % 4) + i % 2) (the fragment stage_chunk reads);
-  // elements adjacent in C are in different threads, so each is written alone. Per warp
-  // and element, 4 rows of 8 adjacent columns: distinct 16-byte units after the swizzle.
-  // The row pieces are a compile-time sequence, not a loop: every index into acc must be
-  // a constant, or acc moves to local memory (an unrolled loop is only a hint to the compiler).
-  template <class Hook>
+  // One 64-column block of a swapped tile's part (config.hpp): the wgmma's row r is C's
+  // column col0 + r and its column c C's row row0 + c. Thread t's accumulator i is (r, c) =
+  // (16 (t / 32) + t % 32 / 4 + 8 ((i / 2) % 2), 8 (i / 4) + 2 (t % 4) + i % 2) (the fragment
+  // stage_chunk reads); elements adjacent in C are in different threads, so each is written
+  // alone. Per warp and element, 4 rows of 8 adjacent columns: distinct 16-byte units after
+  // the swizzle. The blocks and row pieces are compile-time sequences, not loops: every
+  // index into acc must be a constant, or acc moves to local memory (an unrolled loop is
+  // only a hint to the compiler).
   __device__ __forceinline__ static void store_swapped(const float (&acc)[ACC], Smem& s, const WgmmaParams& p,
-                                                       const Hook&, int wg, int t, int row0, int col0, int& buf) {
-    static_assert(!Hook::kPushesChunks, "swapped tiles are not built for fused kernels");
+                                                       int wg, int t, int row0, int col0, int& buf) {
     [&]<int... RP>(std::integer_sequence<int, RP...>) {
       (store_swapped_rows<RP>(acc, s, p, wg, t, row0, col0, buf), ...);
     }(std::make_integer_sequence<int, SWAPPED_ROW_PIECES>{});

@@ -1,6 +1,6 @@
 #pragma once
 // The WGMMA consumer mainloop: one warpgroup accumulates its (WG_M, WG_N) part of a
-// tile (its rows, cooperative; all of it, ping-pong; its 64 columns, transposed, swapped:
+// tile (its rows, cooperative; all of it, ping-pong; its columns, transposed, swapped:
 // config.hpp) over a K range, stage by stage, and hands each stage back to the producer
 // as soon as its wgmmas have finished reading it.
 #include <type_traits>
@@ -78,9 +78,9 @@ struct WgmmaMainloop {
 #pragma unroll
         for (int ks = 0; ks < K_STEPS; ++ks) {
           if constexpr (Cfg::SWAPPED) {
-            // Consumer wg's 64 rows of an N x K B, or its own 64-column box of a K x N one.
-            const std::uint8_t* b_part =
-                s.b[pos.stage] + wg * (BL == BLayout::nk ? 64 : Cfg::BLK_K) * kSwizzleBytes;
+            // Block mb of consumer wg: 64 rows of an N x K B, or one 64-column box of a K x N one.
+            const std::uint8_t* b_part = s.b[pos.stage] + (wg * M_BLOCKS + mb) *
+                                                              (BL == BLayout::nk ? 64 : Cfg::BLK_K) * kSwizzleBytes;
             Mma::mma(acc[mb], b_desc(b_part, ks), a_desc(s.a[pos.stage], 0, ks));
           } else {
             const std::uint64_t a = a_desc(s.a[pos.stage], wg * Cfg::WG_ROW_STRIDE + mb * 64, ks);
