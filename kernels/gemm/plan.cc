@@ -71,10 +71,12 @@ struct Candidate {
 // 0.97 the model would also move 16384 x N x 4096 onto it, where it has not been timed
 // untuned; the tuner takes it where it wins (777 rows with either layout of B).
 // 160x256 swapped pairs (B shared down a 2 x 1 cluster; each consumer two 64-column blocks
-// of 160 rows): cuBLASLt's tile on 12296 x 2792 x 1000 (`256x152` in its column-major view,
-// 1 x 2 clusters; bench/results/gemm/2026-12-02-profile-7b32d8f), whole waves of rows where
-// 256 fit badly, and no K x N tail box (256 columns). One staging tile per consumer.
-// Rated below the row tiles until measured.
+// of 160 rows): near cuBLASLt's tile on 12296 x 2792 x 1000 (`256x152` in its column-major
+// view; bench/results/gemm/2026-12-02-profile-7b32d8f), no K x N tail box, one staging tile
+// per consumer. 2500 x 10008 x 3000 with K x N: 0.956 of cuBLASLt (2 x 2 clusters of 128x256:
+// 0.91-0.93); on short K its unhidden epilogue costs it (12296 x 2792 x 1000 0.88 against
+// 0.89 for 128x256 pairs), and on aligned shapes it trails the row tiles (16384 x 4096 x 4096
+// 0.924, 4096 x 4096 x 3584 0.796; bench/results/gemm/2026-12-02-swapped256-90dbe48): 0.93.
 // 256x160, alone and with A shared along a 1 x 2 cluster: tile counts that make whole waves
 // where 128- and 256-column tiles leave a part-empty one (5120^3: 4.85 waves against 5.8 of
 // 128x256); a fourth stage fits beside one staging tile per consumer (config.hpp), whose

@@ -111,6 +111,11 @@ TEST(GemmPlan, StraddlingRowsTakeWholeWavesOfSharedTiles) {
     EXPECT_EQ(wide.config, (KernelConfig{256, 160, 64, 4, Schedule::cooperative, 1, 2})) << to_string(wide.config);
     EXPECT_EQ(wide.sched.num_units() % (wide.num_blocks / 2), 0) << "whole waves of clusters";
   }
+  // 2500 x 10008 x 3000 with K x N: 160x256 swapped pairs (16 x 40 tiles: 4.85 waves of
+  // pairs, 256 columns without a tail box), 0.956 of cuBLASLt where 2 x 2 clusters of 128x256
+  // ran 0.91-0.93 (bench/results/gemm/2026-12-02-swapped256-90dbe48).
+  const Plan swapped = make_plan(problem(2500, 10008, 3000, BLayout::kn), GemmOptions{}, DeviceLimits{});
+  EXPECT_EQ(swapped.config, (KernelConfig{160, 256, 64, 4, Schedule::swapped, 2})) << to_string(swapped.config);
   for (const auto& [m, n, k] : {std::array<int, 3>{6120, 3400, 4104}, {3000, 5000, 2008}, {12296, 2792, 1000}})
     for (BLayout layout : {BLayout::nk, BLayout::kn}) {
       const Plan plan = make_plan(problem(m, n, k, layout), GemmOptions{}, DeviceLimits{});
