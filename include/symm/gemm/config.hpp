@@ -43,7 +43,7 @@ namespace symm::gemm {
 // Opt-in shared memory per block on sm_90 (227 KiB); the runtime also asks the device.
 inline constexpr int kSm90MaxSmemPerBlock = 232448;
 inline constexpr int kWarpgroupThreads = 128;
-inline constexpr int kConsumers = 2;             // but 192-row and swapped tiles: consumers_for
+inline constexpr int kConsumers = 2;             // but 192-row tiles: consumers_for
 inline constexpr int kSwizzleBytes = 128;        // TMA/WGMMA 128-byte swizzle
 inline constexpr int kEpilogueRows = 64;         // rows of one epilogue staging tile
 inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1024 B
@@ -90,7 +90,7 @@ constexpr SmemBudget smem_budget(int blk_m, int blk_n, int blk_k, int stages, in
 
 // Staging tiles per consumer: two, so that a piece is staged while the one before is
 // stored, unless the ring leaves room for one only. One lets a ring stage more fit (a
-// fourth of 256x160, a fifth of 200x128 swapped), at the cost of waiting for each store
+// fourth of 256x160 and of 160x256 swapped), at the cost of waiting for each store
 // to read its piece before staging the next (only the epilogue pays, once per tile).
 // (A fifth stage of 200x128 swapped, cuBLASLt's ring depth on 777 x 4104 x 8200, moved it
 // 0.773 -> 0.785 of cuBLASLt in 2 x 1 clusters and 0.68 -> 0.66 alone: not built.)
@@ -147,7 +147,8 @@ struct TileConfig {
   static constexpr int WG_ROW_STRIDE = PINGPONG || SWAPPED ? 0 : WG_M;
   static constexpr int WG_COL_STRIDE = SWAPPED ? WG_N : 0;
   // A consumer's accumulators: ACC_BLOCKS wgmma results (m64 row blocks) of ACC fp32 each
-  // per thread; swapped, one per 64 columns of BLK_M / 2 (the wgmma's N is the tile's height).
+  // per thread; swapped, one per 64-column block, of BLK_M / 2 each (the wgmma's N is the
+  // tile's height).
   static constexpr int ACC_BLOCKS = SWAPPED ? WG_N / 64 : WG_M / 64;
   static constexpr int ACC = SWAPPED ? BLK_M / 2 : BLK_N / 2;
   static constexpr int READERS_PER_STAGE = PINGPONG ? 1 : CONSUMERS;  // consumers reading a stage
