@@ -60,7 +60,7 @@ constexpr int kn_tail_cols(int blk_n) { return blk_n % 64; }
 enum class Schedule : std::uint8_t { cooperative, pingpong, swapped };
 
 // Consumer warpgroups of a block (see above).
-constexpr int consumers_for(int blk_m, int blk_n, Schedule schedule) {
+constexpr int consumers_for(int blk_m, Schedule schedule) {
   return schedule == Schedule::cooperative && blk_m == 3 * 64 ? 3 : kConsumers;
 }
 
@@ -106,7 +106,7 @@ struct KernelConfig {
   int cluster_n = 1;  // blocks per cluster along N, sharing A's tile (multicast)
   constexpr bool pingpong() const { return schedule == Schedule::pingpong; }
   constexpr bool swapped() const { return schedule == Schedule::swapped; }
-  constexpr int consumers() const { return consumers_for(blk_m, blk_n, schedule); }
+  constexpr int consumers() const { return consumers_for(blk_m, schedule); }
   constexpr int cluster_blocks() const { return cluster_m * cluster_n; }
   constexpr bool clustered() const { return cluster_blocks() > 1; }
   // Only whole tiles per unit (no split-K, no stream-K): ping-pong, clusters, three
@@ -140,7 +140,7 @@ struct TileConfig {
   static constexpr bool CLUSTERED = CLUSTER_BLOCKS > 1;
   static constexpr int A_PART_ROWS = BM / CN;  // rows of A each block of a cluster row loads
   static constexpr int B_PART_ROWS = BN / CM;  // nk: rows of B each block of a cluster column loads
-  static constexpr int CONSUMERS = consumers_for(BM, BN, SCHED);
+  static constexpr int CONSUMERS = consumers_for(BM, SCHED);
   // The part of a tile consumer w computes: WG_M x WG_N from (w * WG_ROW_STRIDE, w * WG_COL_STRIDE).
   static constexpr int WG_M = PINGPONG || SWAPPED ? BLK_M : BLK_M / CONSUMERS;
   static constexpr int WG_N = SWAPPED ? BLK_N / CONSUMERS : BLK_N;
