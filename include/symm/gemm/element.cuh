@@ -29,41 +29,27 @@ using element_t = typename ElementOf<T>::type;
 template <class T>
 inline constexpr bool kIsFp16 = std::is_same_v<T, __half>;
 
-// Two adjacent fp32 results, converted and packed for one store.
-template <class Out>
-struct Packed2;
-template <>
-struct Packed2<float> {
-  using type = float2;
-  __device__ __forceinline__ static float2 pack(float x, float y) { return make_float2(x, y); }
-};
-template <>
-struct Packed2<__nv_bfloat16> {
-  using type = __nv_bfloat162;
-  __device__ __forceinline__ static __nv_bfloat162 pack(float x, float y) {
-    return __floats2bfloat162_rn(x, y);
-  }
-};
-template <>
-struct Packed2<__half> {
-  using type = __half2;
-  __device__ __forceinline__ static __half2 pack(float x, float y) { return __floats2half2_rn(x, y); }
-};
-
-// One fp32 result, converted (a swapped tile's epilogue stores elements one by one).
+// fp32 results converted to the output type: one (`one`; a swapped tile's epilogue stores
+// elements one by one), or two adjacent ones packed for one store (`pair`, of type `Pair`).
 template <class Out>
 struct Converted;
 template <>
 struct Converted<float> {
-  __device__ __forceinline__ static float from(float x) { return x; }
+  using Pair = float2;
+  __device__ __forceinline__ static float one(float x) { return x; }
+  __device__ __forceinline__ static float2 pair(float x, float y) { return make_float2(x, y); }
 };
 template <>
 struct Converted<__nv_bfloat16> {
-  __device__ __forceinline__ static __nv_bfloat16 from(float x) { return __float2bfloat16_rn(x); }
+  using Pair = __nv_bfloat162;
+  __device__ __forceinline__ static __nv_bfloat16 one(float x) { return __float2bfloat16_rn(x); }
+  __device__ __forceinline__ static __nv_bfloat162 pair(float x, float y) { return __floats2bfloat162_rn(x, y); }
 };
 template <>
 struct Converted<__half> {
-  __device__ __forceinline__ static __half from(float x) { return __float2half_rn(x); }
+  using Pair = __half2;
+  __device__ __forceinline__ static __half one(float x) { return __float2half_rn(x); }
+  __device__ __forceinline__ static __half2 pair(float x, float y) { return __floats2half2_rn(x, y); }
 };
 
 }  // namespace symm::gemm

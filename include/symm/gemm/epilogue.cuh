@@ -55,9 +55,9 @@ struct TmaEpilogue {
       const int byte = (jb * 8 + 2 * (t % 4)) * int(sizeof(Out));
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
-        auto* dst = reinterpret_cast<typename Packed2<Out>::type*>(
+        auto* dst = reinterpret_cast<typename Converted<Out>::Pair*>(
             tile + swizzled<ROW_BYTES>(row + 8 * half, byte));
-        *dst = Packed2<Out>::pack(acc[4 * j + 2 * half], acc[4 * j + 2 * half + 1]);
+        *dst = Converted<Out>::pair(acc[4 * j + 2 * half], acc[4 * j + 2 * half + 1]);
       }
     }
   }
@@ -145,7 +145,7 @@ struct TmaEpilogue {
                       const int row = 8 * (j / 4) + 2 * (lane % 4) + j % 2;
                       if (col / COLS == cp)
                         *reinterpret_cast<Out*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * int(sizeof(Out)))) =
-                            Converted<Out>::from(acc[FIRST + j]);
+                            Converted<Out>::one(acc[FIRST + j]);
                     }
                   });
     }

@@ -158,7 +158,7 @@ struct FallbackGemm {
                                int col0, int lane) {
     Out* c = static_cast<Out*>(p.c);
     const bool pairs = p.ldc % 2 == 0 &&
-                       reinterpret_cast<std::uintptr_t>(c) % sizeof(typename Packed2<Out>::type) == 0;
+                       reinterpret_cast<std::uintptr_t>(c) % sizeof(typename Converted<Out>::Pair) == 0;
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
@@ -171,7 +171,7 @@ struct FallbackGemm {
           const float x = acc[mi][ni][2 * half], y = acc[mi][ni][2 * half + 1];
           Out* dst = c + std::int64_t(row) * p.ldc + col;
           if (pairs && col + 1 < p.n) {
-            *reinterpret_cast<typename Packed2<Out>::type*>(dst) = Packed2<Out>::pack(x, y);
+            *reinterpret_cast<typename Converted<Out>::Pair*>(dst) = Converted<Out>::pair(x, y);
           } else {
             dst[0] = Out(x);
             if (col + 1 < p.n) dst[1] = Out(y);
