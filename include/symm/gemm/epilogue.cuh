@@ -37,27 +37,64 @@ struct TmaEpilogue {
   // Byte offset of (row, byte) in a tile of ROW_BYTES-wide rows with the matching TMA
   // swizzle: the 16-byte unit index is XORed with address bits 7.. (row % 8 at 128 B).
   template <int ROW_BYTES>
+  __device__ static int unit_xor(int row) {
+    return (row * ROW_BYTES >> 7) & (ROW_BYTES / 16 - 1);
+  }
+  template <int ROW_BYTES>
   __device__ static int swizzled(int row, int byte) {
-    const int unit = (byte >> 4) ^ ((row * ROW_BYTES >> 7) & (ROW_BYTES / 16 - 1));
-    return row * ROW_BYTES + (unit << 4) + (byte & 15);
+    return row * ROW_BYTES + (((byte >> 4) ^ unit_xor<ROW_BYTES>(row)) << 4) + (byte & 15);
+  }
+
+  // 16-bit outputs leave the registers by stmatrix (ptx/gemm_smem.cuh), four 8x8 matrices
+  // per instruction, where one st.shared writes two elements (a quarter of the issue
+  // slots; swapped tiles, which write single elements, an eighth).
+  static constexpr bool STMATRIX = sizeof(Out) == 2;
+  __device__ static std::uint32_t packed(float x, float y) {
+    const auto pair = Converted<Out>::pair(x, y);
+    static_assert(sizeof(pair) == sizeof(std::uint32_t));
+    std::uint32_t bits;
+    memcpy(&bits, &pair, sizeof bits);  // __half2 is not trivially copyable: no bit_cast
+    return bits;
   }
 
   // Accumulators of one m64 row block, columns [ch * COLS, ch * COLS + ROW_BYTES / size)
-  // -> tile. Per warp, 8 rows x 4 threads write 8 distinct 16-byte units: no bank
-  // conflicts (the swizzle spreads the rows of narrow tiles too).
+  // -> tile. Thread t's accumulators 4 j + 2 h + {0, 1} are row 16 (t / 32) + t % 32 / 4
+  // + 8 h, columns 8 j + 2 (t % 4) + {0, 1}: per warp and (j, h) one 8x8 matrix in
+  // stmatrix's fragment layout. Per warp, 8 rows x 4 threads (st.shared) or the 8 rows of
+  // a matrix (stmatrix) write 8 distinct 16-byte units: no bank conflicts (the swizzle
+  // spreads the rows of narrow tiles too).
   template <int ROW_BYTES>
   __device__ static void stage_chunk(const float (&acc)[ACC], int ch, std::uint8_t* tile, int t) {
     constexpr int BLOCKS = ROW_BYTES / int(sizeof(Out)) / 8;  // 8-column accumulator blocks
-    const int row = 16 * (t / 32) + (t % 32) / 4;
+    const int warp = t / 32, lane = t % 32;
+    if constexpr (STMATRIX) {
+      static_assert(BLOCKS % 2 == 0, "pieces of whole pairs of 8-column blocks");
+      // Matrices (jb, 0), (jb, 1), (jb + 1, 0), (jb + 1, 1); lane addresses a row of lane / 8.
+      const int m = lane / 8;
+      const int row = 16 * warp + 8 * (m % 2) + lane % 8;
+      // 32-bit shared addresses: generic pointers per matrix row cost the fused kernels'
+      // tightest instance (128x192, copies to peers) a spill.
+      const std::uint32_t row_addr = ptx::smem_addr(tile) + std::uint32_t(row * ROW_BYTES);
+      const int unit_swizzle = unit_xor<ROW_BYTES>(row);
 #pragma unroll
-    for (int jb = 0; jb < BLOCKS; ++jb) {
-      const int j = ch * (COLS / 8) + jb;
-      const int byte = (jb * 8 + 2 * (t % 4)) * int(sizeof(Out));
+      for (int jb = 0; jb < BLOCKS; jb += 2) {
+        const int j = ch * (COLS / 8) + jb;
+        ptx::stmatrix_x4<false>(row_addr + std::uint32_t(((jb + m / 2) ^ unit_swizzle) << 4),
+                                packed(acc[4 * j], acc[4 * j + 1]), packed(acc[4 * j + 2], acc[4 * j + 3]),
+                                packed(acc[4 * j + 4], acc[4 * j + 5]), packed(acc[4 * j + 6], acc[4 * j + 7]));
+      }
+    } else {
+      const int row = 16 * warp + lane / 4;
 #pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        auto* dst = reinterpret_cast<typename Converted<Out>::Pair*>(
-            tile + swizzled<ROW_BYTES>(row + 8 * half, byte));
-        *dst = Converted<Out>::pair(acc[4 * j + 2 * half], acc[4 * j + 2 * half + 1]);
+      for (int jb = 0; jb < BLOCKS; ++jb) {
+        const int j = ch * (COLS / 8) + jb;
+        const int byte = (jb * 8 + 2 * (lane % 4)) * int(sizeof(Out));
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          auto* dst = reinterpret_cast<typename Converted<Out>::Pair*>(
+              tile + swizzled<ROW_BYTES>(row + 8 * half, byte));
+          *dst = Converted<Out>::pair(acc[4 * j + 2 * half], acc[4 * j + 2 * half + 1]);
+        }
       }
     }
   }
@@ -139,16 +176,48 @@ struct TmaEpilogue {
     for (int cp = 0; cp < SWAPPED_COL_PIECES; ++cp) {
       store_piece(s, p, NoEpilogueHook{}, wg, t, tail, col0 + cp * COLS, row0 + RP * kEpilogueRows, buf,
                   [&](std::uint8_t* tile) {
+                    if constexpr (STMATRIX) {
+                      stage_swapped_rows<FIRST, COUNT>(acc, tile, warp, lane);
+                    } else {
 #pragma unroll
-                    for (int j = 0; j < COUNT; ++j) {
-                      const int col = 16 * warp + lane / 4 + 8 * (((FIRST + j) / 2) % 2);
-                      const int row = 8 * (j / 4) + 2 * (lane % 4) + j % 2;
-                      if (col / COLS == cp)
-                        *reinterpret_cast<Out*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * int(sizeof(Out)))) =
-                            Converted<Out>::one(acc[FIRST + j]);
+                      for (int j = 0; j < COUNT; ++j) {
+                        const int col = 16 * warp + lane / 4 + 8 * (((FIRST + j) / 2) % 2);
+                        const int row = 8 * (j / 4) + 2 * (lane % 4) + j % 2;
+                        if (col / COLS == cp)
+                          *reinterpret_cast<Out*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * int(sizeof(Out)))) =
+                              Converted<Out>::one(acc[FIRST + j]);
+                      }
                     }
                   });
     }
+  }
+
+  // A swapped piece of 16-bit elements (one 64-column block is one 128-byte piece): per
+  // warp and 8-row group jj of the piece, the matrices (jj, h), h = 0, 1, hold C rows
+  // 8 jj .. 8 jj + 7 at C columns 16 warp + 8 h .. + 7 transposed (the fragment's row is
+  // C's column), which stmatrix's .trans writes as C's rows: accumulators FIRST + 4 jj + 2 h
+  // + {0, 1}. Pairs of groups by x4, an odd last group by x2.
+  template <int FIRST, int COUNT>
+  __device__ __forceinline__ static void stage_swapped_rows(const float (&acc)[ACC], std::uint8_t* tile, int warp,
+                                                            int lane) {
+    static_assert(SWAPPED_COL_PIECES == 1, "a 64-column block of 16-bit elements is one 128-byte piece");
+    constexpr int GROUPS = COUNT / 4;
+    // Lane addresses row lane % 8 of matrix lane / 8: group 2 G + lane / 16 (x2: lanes 0-15
+    // address, group 2 G). Rows 8 apart share the swizzle, so a group is 1024 bytes on.
+    const int m = lane / 8;
+    const std::uint32_t addr =
+        ptx::smem_addr(tile) + std::uint32_t(swizzled<kSwizzleBytes>(8 * (m / 2) + lane % 8, 32 * warp + 16 * (m % 2)));
+    [&]<int... G>(std::integer_sequence<int, G...>) {
+      ([&] {
+        constexpr int jj = 2 * G, i = FIRST + 4 * jj;
+        constexpr std::uint32_t group = jj * 8 * kSwizzleBytes;
+        if constexpr (jj + 1 < GROUPS)
+          ptx::stmatrix_x4<true>(addr + group, packed(acc[i], acc[i + 1]), packed(acc[i + 2], acc[i + 3]),
+                                 packed(acc[i + 4], acc[i + 5]), packed(acc[i + 6], acc[i + 7]));
+        else
+          ptx::stmatrix_x2_trans(addr + group, packed(acc[i], acc[i + 1]), packed(acc[i + 2], acc[i + 3]));
+      }(), ...);
+    }(std::make_integer_sequence<int, (GROUPS + 1) / 2>{});
   }
 
   // Runs the hook once this warpgroup's stores are complete in global memory.

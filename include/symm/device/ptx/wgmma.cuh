@@ -70,6 +70,7 @@ __device__ __forceinline__ float (&accumulator_slice(float (&d)[TOTAL]))[N] {
 #define SYMM_WGMMA_R4_96 "%96, %97, %98, %99"
 #define SYMM_WGMMA_R8_64 "%64, %65, %66, %67, %68, %69, %70, %71"
 #define SYMM_WGMMA_R8_72 "%72, %73, %74, %75, %76, %77, %78, %79"
+#define SYMM_WGMMA_R4_72 "%72, %73, %74, %75"
 #define SYMM_WGMMA_D4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
 #define SYMM_WGMMA_D8(i)                                                                \
   "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
@@ -103,6 +104,9 @@ SYMM_DEFINE_WGMMA_TYPES(128, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1, "64", "65",
                         SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32))
 SYMM_DEFINE_WGMMA_TYPES(144, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R8_64, "72",
                         "73", "74", "75", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D8(64))
+SYMM_DEFINE_WGMMA_TYPES(152, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R8_64 ", " SYMM_WGMMA_R4_72,
+                        "76", "77", "78", "79", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D8(64),
+                        SYMM_WGMMA_D4(72))
 SYMM_DEFINE_WGMMA_TYPES(160, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R8_64 ", " SYMM_WGMMA_R8_72,
                         "80", "81", "82", "83", SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32), SYMM_WGMMA_D8(64),
                         SYMM_WGMMA_D8(72))
@@ -131,5 +135,6 @@ SYMM_DEFINE_WGMMA_TYPES(256,
 #undef SYMM_WGMMA_R8_8
 #undef SYMM_WGMMA_R8_64
 #undef SYMM_WGMMA_R8_72
+#undef SYMM_WGMMA_R4_72
 
 }  // namespace symm::ptx
