@@ -56,8 +56,10 @@ struct Candidate {
 // per tile when there is one tile per block). Such a block loads more operand rows per
 // multiply-add than the SM's load path keeps up with; in 2 x 1 clusters sharing B it loads
 // a third fewer: 1000^3 0.83-0.84 of cuBLASLt against 0.72-0.75 alone, but 0.745 against
-// 1.0 on 1024 x 1024 x 8192 (forced, same runs): rated as its single twin, listed after
-// it, for the tuner to measure. Pairs of 256x128 tiles (one full wave of 132 blocks on up
+// 1.0 on 1024 x 1024 x 8192 (forced, same runs), where the plan is 128x128 tiles with K
+// split either way. Rated a hair above its single twin (0.81 against 0.80, which breaks
+// their tie on one-wave problems): on 1000^3 the pair ran 0.87 / 0.81 / 0.89 of cuBLASLt
+// where the single one ran 0.80 / 0.77 / 0.73 (presets at 7b32d8f, ef98b2b). Pairs of 256x128 tiles (one full wave of 132 blocks on up
 // to 1024 rows): 6120 x 3400 x 4104 0.89-0.93 where 2 x 2 clusters of 128x256 ran
 // 0.86-0.88 (bench/results/gemm/2026-12-02-pairs-743c91d, -pairs-9514fba).
 // 192x160 (three consumers of 64 rows): the same operand rows per output as 128x256, for
@@ -99,11 +101,13 @@ constexpr Candidate kCandidates[] = {
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
-    {{64, 128, 64, 8, Schedule::pingpong}, 0.80}, {{64, 128, 64, 8, Schedule::pingpong, 2}, 0.80}};
+    {{64, 128, 64, 8, Schedule::pingpong}, 0.80}, {{64, 128, 64, 8, Schedule::pingpong, 2}, 0.81}};
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
 // With one staging tile per consumer each piece waits for the store before it (an
-// estimate: 256x160 pairs ran 0.89 of cuBLASLt on K = 1792, 1.06 on K = 4096).
-constexpr double kSingleStagingEpilogueKIters = 4.0;
+// estimate: 256x160 pairs ran 0.89 of cuBLASLt on K = 1792, 1.06 on K = 4096; 4 until
+// stmatrix staged the pieces faster and 152x256 swapped pairs, charged 4, ran 0.937 where
+// 128x256 pairs ran 0.911 on 12296 x 2792 x 1000: bench/results/gemm/2026-12-02-stmatrix-ef98b2b).
+constexpr double kSingleStagingEpilogueKIters = 3.0;
 
 double epilogue_k_iters(const KernelConfig& c) {
   return c.staging() == 1 ? kSingleStagingEpilogueKIters : kEpilogueKIters;

@@ -116,11 +116,27 @@ TEST(GemmPlan, StraddlingRowsTakeWholeWavesOfSharedTiles) {
   // ran 0.91-0.93 (bench/results/gemm/2026-12-02-swapped256-90dbe48).
   const Plan swapped = make_plan(problem(2500, 10008, 3000, BLayout::kn), GemmOptions{}, DeviceLimits{});
   EXPECT_EQ(swapped.config, (KernelConfig{160, 256, 64, 4, Schedule::swapped, 2})) << to_string(swapped.config);
+  // 12296 x 2792 x 1000 with K x N: 152x256 swapped pairs, 7 waves of pairs where 128x256
+  // pairs need 9 (a last wave of 11 units), 0.934 of cuBLASLt against 0.901
+  // (bench/results/gemm/2026-12-02-stmatrix-ef98b2b).
+  const Plan short_k = make_plan(problem(12296, 2792, 1000, BLayout::kn), GemmOptions{}, DeviceLimits{});
+  EXPECT_EQ(short_k.config, (KernelConfig{152, 256, 64, 4, Schedule::swapped, 2})) << to_string(short_k.config);
   for (const auto& [m, n, k] : {std::array<int, 3>{6120, 3400, 4104}, {3000, 5000, 2008}, {12296, 2792, 1000}})
     for (BLayout layout : {BLayout::nk, BLayout::kn}) {
       const Plan plan = make_plan(problem(m, n, k, layout), GemmOptions{}, DeviceLimits{});
       EXPECT_FALSE(plan.config.pingpong()) << m << " x " << n << " x " << k << ": " << to_string(plan.config);
     }
+}
+
+// A one-wave problem: 64x128 ping-pong tiles give 128 of 132 SMs a tile each (128x128
+// would leave half idle), in pairs sharing B, which ran 0.81-0.89 of cuBLASLt on 1000^3
+// where single blocks ran 0.73-0.80 (presets at 7b32d8f and ef98b2b).
+TEST(GemmPlan, OneWaveProblemsShareOperandTilesInPairs) {
+  for (BLayout layout : {BLayout::nk, BLayout::kn}) {
+    const Plan plan = make_plan(problem(1000, 1000, 1000, layout), GemmOptions{}, DeviceLimits{});
+    EXPECT_EQ(plan.config, (KernelConfig{64, 128, 64, 8, Schedule::pingpong, 2})) << to_string(plan.config);
+    EXPECT_EQ(plan.num_blocks, 128);
+  }
 }
 
 TEST(GemmRules, RefusesWithTheRealReason) {
