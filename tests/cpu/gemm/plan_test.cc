@@ -139,6 +139,19 @@ TEST(GemmPlan, OneWaveProblemsShareOperandTilesInPairs) {
   }
 }
 
+// Decode-sized M is memory-bound: spreading K over more blocks does not make memory
+// deliver B sooner, and split partials add traffic. Whole-K 64x128 tiles, one per block,
+// ran 0.85-0.98 of cuBLASLt at M = 1-64 (N = K = 8192) where 128x128 tiles with K split 2
+// ran 0.65-0.80 (bench/results/gemm/2026-12-02-smallm-2908839).
+TEST(GemmPlan, DecodeSizedRowsReadBOnceWithoutSplits) {
+  for (int m : {1, 16, 64})
+    for (BLayout layout : {BLayout::nk, BLayout::kn}) {
+      const Plan plan = make_plan(problem(m, 8192, 8192, layout), GemmOptions{}, DeviceLimits{});
+      EXPECT_EQ(plan.config, (KernelConfig{64, 128, 64, 8, Schedule::pingpong})) << m << ": " << to_string(plan.config);
+      EXPECT_EQ(plan.sched.k_splits, 1) << m;
+    }
+}
+
 TEST(GemmRules, RefusesWithTheRealReason) {
   const DeviceLimits h200;
   const auto p = problem(4096, 4096, 4096);
