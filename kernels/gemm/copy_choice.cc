@@ -46,10 +46,14 @@ constexpr double kFlopsPerCopyLaunch = 785e12 * 3e-6;
 // model's units: a 128x256 tile's K iteration (32768) takes about 0.73 us on an H200 (760
 // TFLOP/s), in which memory delivers about 2.1 MB at that rate.
 constexpr double kMemoryBytesPerFullTileKIter = 2.1e6;
-// Among plans held to the floor, the one with the least work per block that computes
-// tiles of C wins: a thousandth of the model's cost, per busy block, breaks their tie. (The
-// tuner took whole-K 64x128 tiles on 64 blocks over the same tiles in pairs sharing B, whose
-// second tiles lie past M and only load, at every M <= 128 of that run.)
+// A cluster whose tiles lie partly past M or N runs blocks that only load for their
+// partners: 64x128 ping-pong pairs ran 0.73-0.76 of cuBLASLt on 64 x 4096 x 4096 (one row
+// of tiles, every second tile past M) where single blocks ran 0.83
+// (bench/results/gemm/2026-12-02-floor-4963d4a); such a plan is charged per busy block.
+// Among plans held to the memory floor, operand tiles shared in a cluster save nothing
+// (memory delivers each byte once either way) and cost the blocks' lockstep: pairs ran
+// 0.956 on 128 x 8192 x 8192 where single blocks ran 1.003. A thousandth of the model's
+// cost per block of a cluster breaks such ties.
 constexpr double kFloorTieBreak = 1e-3;
 
 double memory_floor(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
@@ -90,11 +94,11 @@ double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileSche
   const double gemm_flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
   const double copy_flops =
       double(choice.extra_bytes) * kFlopsPerMovedByte + choice.extra_launches * kFlopsPerCopyLaunch;
-  const double compute = predicted_cost(c, s, num_blocks, p.b_layout);
-  const double floor = memory_floor(p, c, s, num_blocks);
   const double tiles_of_c = double(ceil_div(p.m, c.blk_m) * ceil_div(p.n, c.blk_n)) * s.k_splits;
   const double blocks_per_busy_block = num_blocks / std::max(1.0, std::min(double(num_blocks), tiles_of_c));
-  const double gemm = compute >= floor ? compute : floor + kFloorTieBreak * compute * blocks_per_busy_block;
+  const double compute = predicted_cost(c, s, num_blocks, p.b_layout) * blocks_per_busy_block;
+  const double floor = memory_floor(p, c, s, num_blocks);
+  const double gemm = compute >= floor ? compute : floor + kFloorTieBreak * compute * c.cluster_blocks();
   return gemm * (choice.straddled.any() ? straddle_slowdown(c, choice.straddled) : 1.0 + copy_flops / gemm_flops);
 }
 

@@ -142,9 +142,14 @@ TEST(GemmPlan, OneWaveProblemsShareOperandTilesInPairs) {
 // Decode-sized M is memory-bound: spreading K over more blocks does not make memory
 // deliver B sooner, and split partials add traffic. Whole-K 64x128 tiles, one per block,
 // ran 0.85-0.98 of cuBLASLt at M = 1-64 (N = K = 8192) where 128x128 tiles with K split 2
-// ran 0.65-0.80 (bench/results/gemm/2026-12-02-smallm-2908839).
+// ran 0.65-0.80 (bench/results/gemm/2026-12-02-smallm-2908839); at M = 128 the single
+// blocks ran 1.003, the same tiles in pairs 0.956, which share B for nothing when memory
+// delivers it once either way. Pairs whose second tiles lie past M (64 x 4096 x 4096) ran
+// 0.73-0.76 where single blocks ran 0.83 (2026-12-02-floor-4963d4a).
 TEST(GemmPlan, DecodeSizedRowsReadBOnceWithoutSplits) {
-  for (int m : {1, 16, 64})
+  for (BLayout layout : {BLayout::nk, BLayout::kn})
+    EXPECT_FALSE(make_plan(problem(64, 4096, 4096, layout), GemmOptions{}, DeviceLimits{}).config.clustered());
+  for (int m : {1, 16, 64, 128})
     for (BLayout layout : {BLayout::nk, BLayout::kn}) {
       const Plan plan = make_plan(problem(m, 8192, 8192, layout), GemmOptions{}, DeviceLimits{});
       EXPECT_EQ(plan.config, (KernelConfig{64, 128, 64, 8, Schedule::pingpong})) << m << ": " << to_string(plan.config);
