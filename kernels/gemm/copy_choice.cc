@@ -1,6 +1,7 @@
 // Reading straddling rows in place or through copies, as shares of the GEMM's time
 // (copy_choice.hpp).
 #include "copy_choice.hpp"
+#include "plan_rules.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -38,33 +39,6 @@ double l2_pieces_per_output(const KernelConfig& c, Straddling s) {
 constexpr double kFlopsPerMovedByte = 250;
 constexpr double kFlopsPerCopyLaunch = 785e12 * 3e-6;
 
-// A plan cannot end before memory has delivered A and B once and taken C and the fp32
-// partials of split tiles, however its K loops are spread over blocks. On decode-sized M
-// that floor is the time: 128x128 tiles with K split 2 (twice the blocks of whole-K 64x128
-// tiles) ran 0.65-0.80 of cuBLASLt at M <= 64 where the whole-K tiles ran 0.85-0.98, both
-// reading B at about 2.9 TB/s or less (bench/results/gemm/2026-12-02-smallm-2908839). In the
-// model's units: a 128x256 tile's K iteration (32768) takes about 0.73 us on an H200 (760
-// TFLOP/s), in which memory delivers about 2.1 MB at that rate.
-constexpr double kMemoryBytesPerFullTileKIter = 2.1e6;
-// A cluster whose tiles lie partly past M or N runs blocks that only load for their
-// partners: 64x128 ping-pong pairs ran 0.73-0.76 of cuBLASLt on 64 x 4096 x 4096 (one row
-// of tiles, every second tile past M) where single blocks ran 0.83
-// (bench/results/gemm/2026-12-02-floor-4963d4a); such a plan is charged per busy block.
-// Among plans held to the memory floor, operand tiles shared in a cluster save nothing
-// (memory delivers each byte once either way) and cost the blocks' lockstep: pairs ran
-// 0.956 on 128 x 8192 x 8192 where single blocks ran 1.003. A thousandth of the model's
-// cost per block of a cluster breaks such ties.
-constexpr double kFloorTieBreak = 1e-3;
-
-double memory_floor(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
-  const double in = dtype_bytes(p.in_dtype), out = dtype_bytes(p.out_dtype);
-  const double tile_partial_bytes = double(c.blk_m) * c.blk_n * 4 * 2;  // written, then read
-  const double partials = s.stream_k() ? double(num_blocks) : double(s.num_tiles()) * (s.k_splits - 1);
-  const double bytes = in * double(p.k) * double(p.m + p.n) + out * double(p.m) * double(p.n) +
-                       partials * tile_partial_bytes;
-  return bytes / kMemoryBytesPerFullTileKIter * (128.0 * 256.0);
-}
-
 // p as the kernel will see it: copied operands at a 16-byte aligned placeholder address.
 GemmProblem as_launched(const GemmProblem& p, const OperandCopies& copies) {
   void* placeholder = reinterpret_cast<void*>(std::uintptr_t{1} << 20);
@@ -94,12 +68,7 @@ double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileSche
   const double gemm_flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
   const double copy_flops =
       double(choice.extra_bytes) * kFlopsPerMovedByte + choice.extra_launches * kFlopsPerCopyLaunch;
-  const double tiles_of_c = double(ceil_div(p.m, c.blk_m) * ceil_div(p.n, c.blk_n)) * s.k_splits;
-  const double blocks_per_busy_block = num_blocks / std::max(1.0, std::min(double(num_blocks), tiles_of_c));
-  const double compute = predicted_cost(c, s, num_blocks, p.b_layout) * blocks_per_busy_block;
-  const double floor = memory_floor(p, c, s, num_blocks);
-  const double gemm = compute >= floor ? compute : floor + kFloorTieBreak * compute * c.cluster_blocks();
-  return gemm * (choice.straddled.any() ? straddle_slowdown(c, choice.straddled) : 1.0 + copy_flops / gemm_flops);
+  return problem_cost(p, c, s, num_blocks) * (choice.straddled.any() ? straddle_slowdown(c, choice.straddled) : 1.0 + copy_flops / gemm_flops);
 }
 
 double straddle_slowdown(const KernelConfig& c, Straddling s) {

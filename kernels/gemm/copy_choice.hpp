@@ -24,9 +24,9 @@ struct CopyChoice {
 // copies are not allowed or no WGMMA runs).
 std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d);
 
-// predicted_cost of running s with config c on the problem as `choice` reads it, or the
-// time memory takes to move its operands, result and partials where that is longer, times
-// the slower loads of straddling rows, or 1 + the extra copies' time over the GEMM's.
+// problem_cost (plan_rules.hpp) of running s with config c on the problem as `choice`
+// reads it, times the slower loads of straddling rows, or 1 + the extra copies' time over
+// the GEMM's.
 double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks);
 
 // How much slower config c runs where the rows of the operands in `s` straddle lines.
