@@ -29,26 +29,23 @@ using element_t = typename ElementOf<T>::type;
 template <class T>
 inline constexpr bool kIsFp16 = std::is_same_v<T, __half>;
 
-// fp32 results converted to the output type: one (`one`; a swapped tile's epilogue stores
-// elements one by one), or two adjacent ones packed for one store (`pair`, of type `Pair`).
+// Two adjacent fp32 results converted to the output type and packed for one store (`pair`,
+// of type `Pair`).
 template <class Out>
 struct Converted;
 template <>
 struct Converted<float> {
   using Pair = float2;
-  __device__ __forceinline__ static float one(float x) { return x; }
   __device__ __forceinline__ static float2 pair(float x, float y) { return make_float2(x, y); }
 };
 template <>
 struct Converted<__nv_bfloat16> {
   using Pair = __nv_bfloat162;
-  __device__ __forceinline__ static __nv_bfloat16 one(float x) { return __float2bfloat16_rn(x); }
   __device__ __forceinline__ static __nv_bfloat162 pair(float x, float y) { return __floats2bfloat162_rn(x, y); }
 };
 template <>
 struct Converted<__half> {
   using Pair = __half2;
-  __device__ __forceinline__ static __half one(float x) { return __float2half_rn(x); }
   __device__ __forceinline__ static __half2 pair(float x, float y) { return __floats2half2_rn(x, y); }
 };
 

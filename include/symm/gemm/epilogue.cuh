@@ -3,6 +3,7 @@
 // stores into C (clipped at M and N by the tensor map). Each consumer warpgroup stores
 // its own part in (64 rows, 128 bytes) pieces through its staging tiles (two alternating,
 // or one where the ring leaves no room for two: config.hpp, staging_tiles).
+#include <type_traits>
 #include <utility>
 
 #include <cuda/ptx>
@@ -178,14 +179,15 @@ struct TmaEpilogue {
                   [&](std::uint8_t* tile) {
                     if constexpr (STMATRIX) {
                       stage_swapped_rows<FIRST, COUNT>(acc, tile, warp, lane);
-                    } else {
+                    } else {  // fp32: elements adjacent in C sit in different threads
+                      static_assert(std::is_same_v<Out, float>);
 #pragma unroll
                       for (int j = 0; j < COUNT; ++j) {
                         const int col = 16 * warp + lane / 4 + 8 * (((FIRST + j) / 2) % 2);
                         const int row = 8 * (j / 4) + 2 * (lane % 4) + j % 2;
                         if (col / COLS == cp)
-                          *reinterpret_cast<Out*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * int(sizeof(Out)))) =
-                              Converted<Out>::one(acc[FIRST + j]);
+                          *reinterpret_cast<float*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * 4)) =
+                              acc[FIRST + j];
                       }
                     }
                   });
