@@ -370,8 +370,10 @@ double memory_floor(const GemmProblem& p, const KernelConfig& c, const TileSched
 namespace detail {
 
 double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
-  const double tiles_of_c = double(ceil_div(p.m, c.blk_m) * ceil_div(p.n, c.blk_n)) * s.k_splits;
-  const double blocks_per_busy_block = num_blocks / std::max(1.0, std::min(double(num_blocks), tiles_of_c));
+  // Clusters run whole tiles (no split-K or stream-K, whose blocks all have work).
+  const double tiles_of_c = double(ceil_div(p.m, c.blk_m) * ceil_div(p.n, c.blk_n));
+  const double blocks_per_busy_block =
+      c.clustered() ? num_blocks / std::max(1.0, std::min(double(num_blocks), tiles_of_c)) : 1.0;
   const double compute = predicted_cost(c, s, num_blocks, p.b_layout) * blocks_per_busy_block;
   const double floor = memory_floor(p, c, s, num_blocks);
   return compute >= floor ? compute : floor + kFloorTieBreak * compute * c.cluster_blocks();
