@@ -1,7 +1,7 @@
 // Reading straddling rows in place or through copies, as shares of the GEMM's time
 // (copy_choice.hpp).
 #include "copy_choice.hpp"
-#include "plan_rules.hpp"
+#include "cost_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -68,7 +68,8 @@ double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileSche
   const double gemm_flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
   const double copy_flops =
       double(choice.extra_bytes) * kFlopsPerMovedByte + choice.extra_launches * kFlopsPerCopyLaunch;
-  return problem_cost(p, c, s, num_blocks) * (choice.straddled.any() ? straddle_slowdown(c, choice.straddled) : 1.0 + copy_flops / gemm_flops);
+  return problem_cost(p, c, s, num_blocks) *
+         (choice.straddled.any() ? straddle_slowdown(c, choice.straddled) : 1.0 + copy_flops / gemm_flops);
 }
 
 double straddle_slowdown(const KernelConfig& c, Straddling s) {

@@ -24,7 +24,7 @@ struct CopyChoice {
 // copies are not allowed or no WGMMA runs).
 std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d);
 
-// problem_cost (plan_rules.hpp) of running s with config c on the problem as `choice`
+// problem_cost (cost_model.hpp) of running s with config c on the problem as `choice`
 // reads it, times the slower loads of straddling rows, or 1 + the extra copies' time over
 // the GEMM's.
 double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks);

@@ -1,7 +1,7 @@
 #pragma once
-// What the WGMMA plan (plan.cc), its copy choices (copy_choice.cc) and the fallback's plan
-// (fallback_plan.cc) share: the split-K model's constants, a plan's cost on a problem, the
-// alignment rule of vector loads, and the notes that say where a knob was clamped.
+// What the WGMMA plan (plan.cc, cost_model.cc) and the fallback's plan (fallback_plan.cc)
+// share: the split-K model's constants, the alignment rule of vector loads, and the notes
+// that say where a knob was clamped.
 #include <cstdint>
 #include <string>
 
@@ -22,11 +22,6 @@ inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p
 // "; k_splits=... clamped to ..." for each knob that asked for more than the problem or the
 // device has (empty when none did): appended to the plan's reason.
 std::string clamp_notes(const GemmOptions& o, const Plan& plan, const DeviceLimits& d);
-
-// predicted_cost of c on p, charged per block that computes tiles of C (a cluster's tiles
-// past M or N only load), and never below the time memory takes to move A, B, C and the
-// split partials once (plan.cc).
-double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks);
 
 // The mma.sync fallback's plan: the configuration given with force_fallback, else the one
 // with the lowest cost that takes B's layout; `reason` says why the fallback runs.
