@@ -234,8 +234,9 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
         blocks_for(config, o, d) == 0)
       return;
     const auto cost = [&](const TileScheduler& s, int blocks) { return cost_with(choice, config, s, blocks); };
-    Plan plan = with_copy_notes(wgmma_plan(config, p, o, d, "heuristic: fewest predicted K iterations per block"),
-                                choice.copies);
+    Plan plan = with_copy_notes(
+        wgmma_plan(config, p, o, d, "heuristic: lowest predicted time (busiest block's K iterations, or memory's floor)"),
+        choice.copies);
     // Split-K's and stream-K's costs are the least certain part of the model: the split
     // factors next to the model's, and stream-K, compete too.
     const int workers = blocks_for(o, d);
