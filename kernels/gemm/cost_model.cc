@@ -169,8 +169,8 @@ namespace detail {
 std::span<const Candidate> heuristic_candidates() { return kCandidates; }
 
 double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
-  // Clusters run whole tiles (no split-K or stream-K, whose blocks all have work).
-  const double tiles_of_c = double(ceil_div(p.m, c.blk_m) * ceil_div(p.n, c.blk_n));
+  // Blocks whose tiles of a cluster's unit lie past M or N only load for their partners.
+  const double tiles_of_c = double(ceil_div(p.m, c.blk_m) * ceil_div(p.n, c.blk_n)) * s.k_splits;
   const double blocks_per_busy_block =
       c.clustered() ? num_blocks / std::max(1.0, std::min(double(num_blocks), tiles_of_c)) : 1.0;
   const double compute = predicted_cost(c, s, num_blocks, p.b_layout) * blocks_per_busy_block;

@@ -47,8 +47,14 @@ int blocks_for(const KernelConfig& c, const GemmOptions& o, const DeviceLimits& 
   return std::min(blocks_for(o, d), resident) / c.cluster_blocks() * c.cluster_blocks();
 }
 
-// Ping-pong and cluster kernels take whole tiles only (config.hpp): not with forced splits
-// or stream-K.
+// Blocks that schedule s of configuration c keeps busy out of `blocks`: a stream-K worker
+// (a cluster) per range, otherwise no more than the units' blocks.
+int blocks_used(const KernelConfig& c, const TileScheduler& s, int blocks) {
+  return s.stream_k() ? s.stream_k_workers * c.cluster_blocks() : std::min(blocks, s.num_units() * c.cluster_blocks());
+}
+
+// Ping-pong, swapped and three-consumer kernels take whole tiles only (config.hpp): not
+// with forced splits or stream-K.
 bool schedule_allowed(const KernelConfig& c, const GemmOptions& o) {
   return !c.whole_tiles_only() || (o.k_splits <= 1 && o.stream_k != 1);
 }
@@ -91,7 +97,7 @@ TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const G
   const TileScheduler unsplit = schedule(c, p, 1, o.gsize_m);
   if (c.whole_tiles_only()) return unsplit;
   if (o.k_splits > 0) return schedule(c, p, std::min(o.k_splits, unsplit.k_iters), o.gsize_m);
-  const int workers = blocks;
+  const int workers = blocks / c.cluster_blocks();
   const TileScheduler stream = stream_k_schedule(unsplit, workers);
   if (o.stream_k == 1 && stream_k_fits(stream, workers, true)) return stream;
   const double base = predicted_cost(c, unsplit, blocks, p.b_layout);
@@ -117,8 +123,7 @@ Plan wgmma_plan(const KernelConfig& c, const GemmProblem& p, const GemmOptions& 
   plan.config = c;
   const int blocks = blocks_for(c, o, d);
   plan.sched = best_schedule(c, p, o, blocks);
-  plan.num_blocks = plan.sched.stream_k() ? plan.sched.stream_k_workers
-                                          : std::min(blocks, plan.sched.num_units() * c.cluster_blocks());
+  plan.num_blocks = blocks_used(c, plan.sched, blocks);
   plan.reason = std::move(reason) + clamp_notes(o, plan, d);
   return plan;
 }
@@ -185,10 +190,9 @@ std::string validate(const GemmOptions& o) {
   if (o.clusters == 1 && o.num_blocks == 1)
     return "clusters=1 (SYMM_GEMM_CLUSTERS) runs blocks in clusters of 2 or more: num_blocks=1 (SYMM_GEMM_SMS) "
            "is too few; give 2 or more, or 0 for every SM";
-  if ((o.pingpong == 1 || o.clusters == 1) && (o.k_splits > 1 || o.stream_k == 1))
-    return fmt::format("{} computes whole tiles only: it cannot be combined with k_splits > 1 "
-                       "(SYMM_GEMM_SPLITS) or stream_k=1 (SYMM_GEMM_STREAM_K)",
-                       o.pingpong == 1 ? "pingpong=1 (SYMM_GEMM_PINGPONG)" : "clusters=1 (SYMM_GEMM_CLUSTERS)");
+  if (o.pingpong == 1 && (o.k_splits > 1 || o.stream_k == 1))
+    return "pingpong=1 (SYMM_GEMM_PINGPONG) computes whole tiles only: it cannot be combined with k_splits > 1 "
+           "(SYMM_GEMM_SPLITS) or stream_k=1 (SYMM_GEMM_STREAM_K)";
   return {};
 }
 
@@ -239,13 +243,13 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
         choice.copies);
     // Split-K's and stream-K's costs are the least certain part of the model: the split
     // factors next to the model's, and stream-K, compete too.
-    const int workers = blocks_for(o, d);
+    const int blocks = blocks_for(config, o, d), workers = blocks / config.cluster_blocks();
     const TileScheduler stream = stream_k_schedule(schedule(config, p, 1, o.gsize_m), workers);
     if (!config.whole_tiles_only() && o.stream_k == -1 && o.k_splits == 0 && !plan.sched.stream_k() &&
         stream_k_fits(stream, workers, false)) {
       Plan variant = plan;
       variant.sched = stream;
-      variant.num_blocks = workers;
+      variant.num_blocks = blocks_used(config, stream, blocks);
       scored.emplace_back(cost(stream, variant.num_blocks), variant);
     }
     const int splits = plan.sched.k_splits;
@@ -253,7 +257,7 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
       if (plan.sched.stream_k() || o.k_splits > 0 || splits == 1 || other < 1) continue;
       Plan variant = plan;
       variant.sched.k_splits = std::min(other, plan.sched.k_iters);
-      variant.num_blocks = std::min(workers, variant.sched.num_units());
+      variant.num_blocks = blocks_used(config, variant.sched, blocks);
       scored.emplace_back(cost(variant.sched, variant.num_blocks), variant);
     }
     scored.emplace_back(cost(plan.sched, plan.num_blocks), std::move(plan));
@@ -342,10 +346,12 @@ WorkspaceLayout workspace_layout(const Plan& plan) {
   layout.copy_c_bytes = round(plan.copies.c.bytes());
   const TileScheduler& s = plan.sched;
   if (s.k_splits < 2 && !s.stream_k()) return layout;
-  // WGMMA split-K: per (tile, split but the last); stream-K: per block (its one partial);
-  // counters per consumer warpgroup. Fallback: per (tile, split), one counter per tile.
+  // WGMMA split-K: per (block's tile of a unit, split but the last); stream-K: per block
+  // (its one partial); counters per consumer warpgroup. Fallback: per (tile, split), one
+  // counter per tile.
   const bool wgmma = plan.kind == KernelKind::wgmma;
-  const std::size_t owners = s.stream_k() ? std::size_t(plan.num_blocks) : std::size_t(s.num_tiles());
+  const std::size_t owners = s.stream_k() ? std::size_t(plan.num_blocks)
+                                          : std::size_t(s.num_tiles()) * (wgmma ? plan.config.cluster_blocks() : 1);
   const std::size_t partials = s.stream_k() ? owners : owners * (s.k_splits - (wgmma ? 1 : 0));
   const std::size_t counters = owners * (wgmma ? plan.config.consumers() : 1) * sizeof(int);
   layout.counter_bytes = round(counters);

@@ -28,8 +28,9 @@
 // Blocks in one row share their A tile the same way. L2 then serves each operand tile
 // once per cluster row or column, which is what rows straddling 128-byte lines need
 // (copy_choice.cc). The scheduler's unit is the cluster's (CLUSTER_M BLK_M, CLUSTER_N
-// BLK_N) tile; all its blocks walk the same units, so (ping-pong) the same consumer takes
-// a unit in each. Whole tiles only, like ping-pong.
+// BLK_N) tile; all its blocks walk the same units (the same K ranges of split-K and
+// stream-K units, each block finishing its own tile), so (ping-pong) the same consumer
+// takes a unit in each.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -109,12 +110,14 @@ struct KernelConfig {
   constexpr int consumers() const { return consumers_for(blk_m, schedule); }
   constexpr int cluster_blocks() const { return cluster_m * cluster_n; }
   constexpr bool clustered() const { return cluster_blocks() > 1; }
-  // Only whole tiles per unit (no split-K, no stream-K): ping-pong, clusters, three
-  // consumers (the partial sums' loads beside 80 accumulators spill in 152 registers) and
-  // swapped tiles (made to fill one wave with whole tiles; their transposed parts have not
-  // been through split-K's fixup on a GPU).
+  // Only whole tiles per unit (no split-K, no stream-K): ping-pong, three consumers (the
+  // partial sums' loads beside 80 accumulators spill in 152 registers), clusters of more
+  // than 128 accumulators per consumer thread (256x160 in 1 x 2 clusters spilled 16 bytes
+  // with the fixup) and swapped tiles (made to fill one wave with whole tiles; their
+  // transposed parts have not been through split-K's fixup on a GPU).
   constexpr bool whole_tiles_only() const {
-    return pingpong() || clustered() || swapped() || consumers() > kConsumers;
+    const int accumulators = blk_m / consumers() * blk_n / kWarpgroupThreads;
+    return pingpong() || swapped() || consumers() > kConsumers || (clustered() && accumulators > 128);
   }
   // Rows and columns of C in one unit of the tile scheduler: the cluster's tiles.
   constexpr int unit_rows() const { return blk_m * cluster_m; }

@@ -67,7 +67,7 @@ struct PersistentGemm {
       // Plans of such configurations are whole tiles (config.hpp, plan.cc): no fixup code
       // in their kernels (it would only cost them registers).
       if constexpr (!Cfg::WHOLE_TILES_ONLY)
-        if (!Fixup::finish(acc, p, w, wg, t, block)) continue;
+        if (!Fixup::finish(acc, p, w, wg, t, block, cluster_rank(seat, Cfg::CLUSTER_M))) continue;
       const TileInfo info = tile_info(p, w, seat, wg, t);
       if (Cfg::CLUSTERED && (info.row0 >= p.m || info.col0 >= p.n)) continue;  // a cluster's tile past M or N
       Epilogue::store(acc, s, p, hook, wg, t, info.row0, info.col0, staging);

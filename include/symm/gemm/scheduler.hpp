@@ -35,6 +35,7 @@ struct ClusterSeat {
 SYMM_GEMM_HD constexpr ClusterSeat cluster_seat(int rank, int cluster_m) {
   return ClusterSeat{rank % cluster_m, rank / cluster_m};
 }
+SYMM_GEMM_HD constexpr int cluster_rank(ClusterSeat seat, int cluster_m) { return seat.m + seat.n * cluster_m; }
 
 // The tile row (column) that the block at seat row (column) `seat` computes in a unit at
 // unit row (column) `unit`: a unit is the cluster's tiles side by side, in seat order.

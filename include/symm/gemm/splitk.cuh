@@ -13,6 +13,8 @@
 //             those partials come first in their workers' lists; the worker holding the
 //             tile's first iteration (at the end of its list) finishes it. A worker
 //             writes at most one partial (its first unit): slots and flags per block.
+// In a cluster every block finishes its own tile of the unit: slots and counters are per
+// (unit or worker, block of the cluster).
 #include <cuda/atomic>
 #include <cuda/ptx>
 
@@ -29,12 +31,14 @@ struct TileFixup {
   static constexpr std::size_t FLOATS = std::size_t(M_BLOCKS) * ACC * kWarpgroupThreads;
   using Accumulators = float[M_BLOCKS][ACC];
 
-  // Where unit `w` (split-K) or block `block` (stream-K) keeps its partial and counter.
-  __device__ static std::size_t split_slot(const WgmmaParams& p, const WorkUnit& w, int split, int wg) {
-    return (std::size_t(w.tile) * (p.sched.k_splits - 1) + split) * Cfg::CONSUMERS + wg;
+  // Where the block at `rank` of its cluster keeps its partial and counter: for split `split`
+  // of unit w (split-K), or as worker `worker` (stream-K).
+  __device__ static std::size_t split_slot(const WgmmaParams& p, const WorkUnit& w, int split, int rank, int wg) {
+    const std::size_t tile = std::size_t(w.tile) * Cfg::CLUSTER_BLOCKS + rank;
+    return (tile * (p.sched.k_splits - 1) + split) * Cfg::CONSUMERS + wg;
   }
-  __device__ static std::size_t block_slot(int block, int wg) {
-    return std::size_t(block) * Cfg::CONSUMERS + wg;
+  __device__ static std::size_t worker_slot(int worker, int rank, int wg) {
+    return (std::size_t(worker) * Cfg::CLUSTER_BLOCKS + rank) * Cfg::CONSUMERS + wg;
   }
   __device__ static float4* partial(const WgmmaParams& p, std::size_t slot) {
     return reinterpret_cast<float4*>(p.splitk.partials + slot * FLOATS);
@@ -89,14 +93,14 @@ struct TileFixup {
   // whole sum), false when it only contributed a partial. One code path for both modes
   // (two would not fit the consumer's registers).
   __device__ static bool finish(Accumulators& acc, const WgmmaParams& p, const WorkUnit& w, int wg,
-                                int t, int block) {
+                                int t, int worker, int rank) {
     const TileScheduler& sc = p.sched;
     const bool split = sc.k_splits > 1;
     if (!split && !sc.stream_k()) return true;
     int* counters = p.splitk.counters;
-    const std::size_t tile_counter = std::size_t(w.tile) * Cfg::CONSUMERS + wg;
+    const std::size_t tile_counter = (std::size_t(w.tile) * Cfg::CLUSTER_BLOCKS + rank) * Cfg::CONSUMERS + wg;
     if (split ? w.split + 1 < sc.k_splits : w.k_begin > 0) {
-      const std::size_t slot = split ? split_slot(p, w, w.split, wg) : block_slot(block, wg);
+      const std::size_t slot = split ? split_slot(p, w, w.split, rank, wg) : worker_slot(worker, rank, wg);
       publish(acc, p, slot, counters[split ? tile_counter : slot], wg, t);
       return false;
     }
@@ -105,10 +109,9 @@ struct TileFixup {
     if (split)
       count = sc.k_splits - 1;
     else if (w.k_end < sc.k_iters)
-      count = sc.stream_k_last_worker(w.tile) - block;
+      count = sc.stream_k_last_worker(w.tile) - worker;
     for (int i = 0; i < count; ++i) {
-      const std::size_t slot =
-          split ? split_slot(p, w, i, wg) : block_slot(block + 1 + i, wg);
+      const std::size_t slot = split ? split_slot(p, w, i, rank, wg) : worker_slot(worker + 1 + i, rank, wg);
       if (!split || i == 0) {  // split-K: one counter for all; stream-K: one flag each
         if (t == 0)
           wait_and_reset(p, counters[split ? tile_counter : slot], split ? count : 1, w.tile);

@@ -157,14 +157,16 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
   if (o.pingpong != -1 && c.pingpong() != (o.pingpong == 1)) return "ping-pong option not followed";
   if (o.clusters != -1 && c.clustered() != (o.clusters == 1)) return "clusters option not followed";
   if (c.whole_tiles_only() && (s.k_splits > 1 || s.stream_k()))
-    return "ping-pong or cluster kernel with split or stream-K work";
+    return "whole-tile kernel (ping-pong, swapped, three consumers) with split or stream-K work";
   if (plan.num_blocks < 1 || plan.num_blocks > d.sm_count) return "grid outside [1, SMs]";
   if (plan.num_blocks % c.cluster_blocks() != 0) return "grid of part of a cluster";
   if (c.cluster_blocks() == 4 && plan.num_blocks > d.quad_cluster_blocks) return "more 4-block clusters than fit";
   if (o.num_blocks > 0 && plan.num_blocks > o.num_blocks) return "more blocks than num_blocks";
-  std::size_t writers = std::size_t(s.num_tiles()) * (s.k_splits - 1);
+  // Partials: a cluster's blocks each write their own tile's.
+  std::size_t writers = std::size_t(s.num_tiles()) * (s.k_splits - 1) * c.cluster_blocks();
   if (s.stream_k()) {
-    if (s.k_splits != 1 || plan.num_blocks != s.stream_k_workers) return "stream-K with splits or other workers";
+    if (s.k_splits != 1 || plan.num_blocks != s.stream_k_workers * c.cluster_blocks())
+      return "stream-K with splits or other workers";
     if (s.dp_tiles % s.stream_k_workers != 0 || s.dp_tiles >= s.num_tiles()) return "stream-K data-parallel share";
     if (s.stream_k_iters() < s.stream_k_workers) return "a stream-K worker without iterations";
     writers = std::size_t(plan.num_blocks);

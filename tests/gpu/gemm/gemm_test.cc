@@ -127,7 +127,8 @@ TEST(GemmSplitK, UnevenSplitsMatchCublas) {
 }
 
 // Every configuration that may split K, split 3 ways on a ragged problem (fp32 out too):
-// each consumer's partial parts written by the first splits and added by the last.
+// each consumer's partial parts written by the first splits and added by the last (in
+// clusters, each block its own tile's; 128x256 pairs leave a tile past M).
 TEST(GemmSplitK, EveryConfigurationThatSplitsMatchesCublas) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
@@ -151,14 +152,19 @@ TEST(GemmSplitK, EveryConfigurationThatSplitsMatchesCublas) {
 }
 
 // Stream-K: uneven ranges (odd worker counts, ragged K), tiles spread over up to several
-// workers, data-parallel waves first (4 blocks), three tile shapes; three launches on one
+// workers, data-parallel waves first (4 blocks), three tile shapes alone and 128x256 in
+// 2 x 1 and 2 x 2 clusters (a worker is a cluster; a tile past M); three launches on one
 // workspace reset the flags. 100 blocks, not 132: 15 tiles of 256x128 x 65 K iterations
 // are too few to give 132 workers 8 iterations each (stream_k_fits).
 TEST(GemmStreamK, MatchesCublas) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
-  const KernelConfig configs[] = {{128, 192, 64, 4}, {128, 256, 64, 4}, {256, 128, 64, 4}};
+  const KernelConfig configs[] = {{128, 192, 64, 4},
+                                  {128, 256, 64, 4},
+                                  {256, 128, 64, 4},
+                                  {128, 256, 64, 4, Schedule::cooperative, 2},
+                                  {128, 256, 64, 4, Schedule::cooperative, 2, 2}};
   for (const KernelConfig& config : configs)
     for (int blocks : {4, 14, 38, 100}) {
       GemmOptions o;
