@@ -111,13 +111,13 @@ struct KernelConfig {
   constexpr int cluster_blocks() const { return cluster_m * cluster_n; }
   constexpr bool clustered() const { return cluster_blocks() > 1; }
   // Only whole tiles per unit (no split-K, no stream-K): ping-pong, three consumers (the
-  // partial sums' loads beside 80 accumulators spill in 152 registers), clusters of more
-  // than 128 accumulators per consumer thread (256x160 in 1 x 2 clusters spilled 16 bytes
-  // with the fixup) and swapped tiles (made to fill one wave with whole tiles; their
-  // transposed parts have not been through split-K's fixup on a GPU).
+  // partial sums' loads beside 80 accumulators spill in 152 registers), and clusters and
+  // swapped tiles of more than 128 accumulators per consumer thread (256x160 in 1 x 2
+  // clusters spilled 16 bytes with the fixup). The fixup keeps each thread's fragments in
+  // its own order, so swapped tiles' transposed parts add up like any other.
   constexpr bool whole_tiles_only() const {
     const int accumulators = blk_m / consumers() * blk_n / kWarpgroupThreads;
-    return pingpong() || swapped() || consumers() > kConsumers || (clustered() && accumulators > 128);
+    return pingpong() || consumers() > kConsumers || ((clustered() || swapped()) && accumulators > 128);
   }
   // Rows and columns of C in one unit of the tile scheduler: the cluster's tiles.
   constexpr int unit_rows() const { return blk_m * cluster_m; }

@@ -59,8 +59,14 @@ TEST(GemmConfig, BudgetCountsEveryByte) {
   // Swapped: a consumer per 64 columns; 200 rows of A and 128 of B per stage.
   const KernelConfig swapped{200, 128, 64, 4, Schedule::swapped, 2};
   EXPECT_EQ(swapped.consumers(), 2);
-  EXPECT_TRUE(swapped.whole_tiles_only());
-  EXPECT_TRUE(KernelConfig({200, 128, 64, 4, Schedule::swapped}).whole_tiles_only());
+  // 100 accumulators per consumer thread leave room for the split-K fixup; 152 (152x256
+  // pairs) and 160 (256x160 pairs) in a cluster's kernel do not.
+  EXPECT_FALSE(swapped.whole_tiles_only());
+  EXPECT_FALSE(KernelConfig({200, 128, 64, 4, Schedule::swapped}).whole_tiles_only());
+  EXPECT_FALSE(KernelConfig({128, 256, 64, 4, Schedule::cooperative, 2, 2}).whole_tiles_only());
+  EXPECT_TRUE(KernelConfig({152, 256, 64, 4, Schedule::swapped, 2}).whole_tiles_only());
+  EXPECT_TRUE(KernelConfig({256, 160, 64, 4, Schedule::cooperative, 1, 2}).whole_tiles_only());
+  EXPECT_FALSE(KernelConfig({256, 160, 64, 4}).whole_tiles_only());
   EXPECT_EQ(swapped.smem_bytes(), 4 * (200 + 128) * 128 + 2 * 2 * 8192 + 1024 + 1024);
   // 256x160, 4 stages: two staging tiles per consumer would not fit beside the ring; one does.
   const KernelConfig wide{256, 160, 64, 4};
