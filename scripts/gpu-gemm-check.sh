@@ -12,7 +12,8 @@
 # $AB_DTYPE (fp16) with B as $AB_LAYOUT (nk), under each setting of $AB_SETTINGS (default:
 # operand copies on, then off; e.g. "SYMM_GEMM_STREAM_K=0 SYMM_GEMM_STREAM_K=1").
 # presets: the newest kernels' tests, then the issue's figures: general.json (fp16 with B as
-# N x K, bf16 with B as K x N) and issue4.json, tuned and untuned (each).
+# N x K, bf16 with B as K x N) and issue4.json, tuned and untuned (each), and ragged.json
+# (random ragged shapes, bf16 N x K).
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
 # rows straddling 128-byte lines (copies off), short K, one small wave.
 # To carry binaries to the GPU machine (no build there): here,
@@ -165,7 +166,7 @@ if [ "$mode" = presets ]; then
     >"$OUT/gemm_test.log" 2>&1 || failed gemm-tests
   grep -E "^\[  FAILED|PASSED|FAILED TEST" "$OUT/gemm_test.log" | head -20
   for run in "general fp16 nk" "general bf16 kn" "general fp16 nk --no-tune" "general bf16 kn --no-tune" \
-    "issue4 bf16 nk" "issue4 bf16 nk --no-tune"; do
+    "issue4 bf16 nk" "issue4 bf16 nk --no-tune" "ragged bf16 nk" "ragged bf16 nk --no-tune"; do
     read -r preset dtype layout untuned <<<"$run"
     name=$preset-$dtype-$layout${untuned:+-untuned}
     say "$name"
@@ -173,8 +174,8 @@ if [ "$mode" = presets ]; then
       $untuned --output "$OUT/$name.json" "$@" >"$OUT/$name.log" 2>&1 || failed "$name"
     grep -E "geomean" "$OUT/$name.log"
   done
-  (cd "$OUT" && tar czf presets.tgz general-*.json general-*.log issue4-*.json issue4-*.log &&
-    rm -f general-*.json general-*.log issue4-*.json issue4-*.log)
+  (cd "$OUT" && tar czf presets.tgz {general,issue4,ragged}-*.json {general,issue4,ragged}-*.log &&
+    rm -f {general,issue4,ragged}-*.json {general,issue4,ragged}-*.log)
 fi
 
 if [ "$mode" = profile ]; then
