@@ -10,9 +10,11 @@
 namespace symm::gemm::detail {
 namespace {
 
-// L2 serves a row that straddles 128-byte lines in two pieces. The kernel keeps full speed
-// while its blocks ask L2 for at most this many row pieces per K iteration and output
-// element, and slows as a power of the excess beyond. Fit to the slowdowns against the same
+// Rows that start inside a 32-byte sector (operand_copies.cc) load as if L2 served each in
+// two pieces (the model counts one piece per row, two per straddling row). The kernel keeps
+// full speed while its blocks ask L2 for at most this many row pieces per K iteration and
+// output element, and slows as a power of the excess beyond (every fit shape's rows start
+// 16 bytes into a sector). Fit to the slowdowns against the same
 // tile on whole-line rows (bench/results/gemm/2026-12-01-clusters, 2026-12-02-quad-7e7dbc8,
 // 2026-12-02-swapped-af7799e), measured (model): 128x256 in 2 x 1 clusters 1.02-1.06
 // (1.05), 128x192 in 2 x 1 clusters 1.13-1.17 (1.15), 192x160 in 1 x 2 clusters 1.08

@@ -7,6 +7,10 @@ namespace symm::gemm {
 namespace {
 
 constexpr std::int64_t kPitchAlign = 128;
+// TMA reads rows that start inside a 32-byte L2 sector far slower: 128x256 tiles ran 0.63
+// of cuBLASLt on 4096 x 4096 x 4104 (rows 16 bytes past a sector) but 0.99 on K = 4112 and
+// 4128 (rows 32 and 64 bytes past a 128-byte line; bench/results/gemm/2026-12-03-clustersplit-57ea4b7).
+constexpr std::int64_t kSectorBytes = 32;
 
 bool aligned(const void* p, std::int64_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 std::int64_t round_up(std::int64_t v, std::int64_t to) { return (v + to - 1) / to * to; }
@@ -16,7 +20,7 @@ struct Operand {
   std::int64_t rows, row_elems, ld;
   int elem_bytes;
   bool tma_cannot() const { return !aligned(ptr, 16) || ld * elem_bytes % 16 != 0; }
-  bool straddles() const { return ld * elem_bytes % kPitchAlign != 0; }
+  bool straddles() const { return !aligned(ptr, kSectorBytes) || ld * elem_bytes % kSectorBytes != 0; }
   OperandCopy copy() const {
     const std::int64_t row_bytes = row_elems * elem_bytes;
     return OperandCopy{rows, row_bytes, round_up(row_bytes, kPitchAlign)};

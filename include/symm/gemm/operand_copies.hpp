@@ -1,7 +1,7 @@
 #pragma once
 // Operands the WGMMA kernel reads better from a copy. TMA needs 16-byte aligned pointers
-// and row strides, and loads rows that straddle 128-byte lines slower (L2 serves each row
-// in two pieces; docs/gemm.md). So an operand whose stride TMA cannot take is copied to
+// and row strides, and loads rows that straddle 32-byte L2 sectors (start inside one) far
+// slower (docs/gemm.md). So an operand whose stride TMA cannot take is copied to
 // scratch with a row pitch that is a multiple of 128 bytes before the kernel (a C that TMA
 // cannot store is written to scratch and copied back after), and straddling inputs may be
 // copied too, where the planner finds the copies cheaper than the slower loads of the
@@ -30,9 +30,10 @@ struct OperandCopies {
 
 // The copies p needs: operands TMA cannot describe.
 OperandCopies required_copies(const GemmProblem& p);
-// Those, and every A or B whose rows straddle 128-byte lines (nothing more where none do).
+// Those, and every A or B whose rows straddle 32-byte sectors (nothing more where none do).
 OperandCopies straddle_copies(const GemmProblem& p);
-// Which of p's A and B have rows that straddle 128-byte lines.
+// Which of p's A and B have rows that straddle 32-byte sectors (a base or row stride that
+// is not a multiple of 32 bytes).
 struct Straddling {
   bool a = false, b = false;
   bool any() const { return a || b; }

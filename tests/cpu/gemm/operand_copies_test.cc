@@ -18,7 +18,26 @@ TEST(OperandCopies, NoneWhereRowsAreWholeLines) {
   EXPECT_EQ(workspace_bytes(plan), 0u);
 }
 
-// K = 4104: rows of 8208 bytes straddle 128-byte lines. A configuration with a block per
+// Rows straddle when they start inside a 32-byte sector: 128x256 tiles ran 0.63 of
+// cuBLASLt with rows 16 bytes past a sector (K = 4104) and 0.99 with rows 32 or 64 bytes
+// past a 128-byte line (K = 4112, 4128), as on whole lines.
+TEST(OperandCopies, RowsStraddleOnlyOffSectorBoundaries) {
+  EXPECT_TRUE(straddles(problem(4096, 4096, 4104)).a);
+  EXPECT_TRUE(straddles(problem(4096, 4096, 4104)).b);
+  EXPECT_FALSE(straddles(problem(4096, 4096, 4112)).any());
+  EXPECT_FALSE(straddles(problem(4096, 4096, 4128)).any());
+  EXPECT_TRUE(straddles(problem(4096, 4104, 4096, BLayout::kn)).b);
+  EXPECT_FALSE(straddles(problem(4096, 4104, 4096, BLayout::kn)).a);
+  GemmProblem shifted = problem(4096, 4096, 4096);
+  shifted.a = test::fake(0x10010);  // 16-byte aligned, inside a sector: every row
+  EXPECT_TRUE(straddles(shifted).a);
+  EXPECT_FALSE(straddles(shifted).b);
+  GemmOptions single;
+  single.config = KernelConfig{128, 256, 64, 4};
+  EXPECT_FALSE(make_plan(problem(6144, 3456, 4112), single, DeviceLimits{}).copies.any());
+}
+
+// K = 4104: rows of 8208 bytes start 16 bytes into a sector. A configuration with a block per
 // tile loads them 1.6x slower, so for it both inputs go through scratch at an 8320-byte
 // pitch (the GEMM is big enough to pay for the copies); a 2-block cluster loses 1.2x and
 // reads them in place. The heuristic weighs both ways.
