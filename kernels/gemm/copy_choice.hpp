@@ -1,5 +1,5 @@
 #pragma once
-// The ways a WGMMA plan may read a problem whose A or B rows straddle 128-byte lines: in
+// The ways a WGMMA plan may read a problem whose A or B rows straddle 32-byte sectors: in
 // place, loading them slower, or through 128-byte-pitched copies (operand_copies.hpp),
 // paying for the copies; weighed per configuration by the planner (plan.cc).
 #include <cstddef>

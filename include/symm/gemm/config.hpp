@@ -26,7 +26,7 @@
 // 2 x 2). Blocks in one column of the cluster compute vertically adjacent tiles, which read
 // the same B tile: each loads its 1 / CLUSTER_M of it by TMA multicast into all of them.
 // Blocks in one row share their A tile the same way. L2 then serves each operand tile
-// once per cluster row or column, which is what rows straddling 128-byte lines need
+// once per cluster row or column, which is what rows straddling 32-byte sectors need
 // (copy_choice.cc). The scheduler's unit is the cluster's (CLUSTER_M BLK_M, CLUSTER_N
 // BLK_N) tile; all its blocks walk the same units (the same K ranges of split-K and
 // stream-K units, each block finishing its own tile), so (ping-pong) the same consumer
