@@ -15,7 +15,7 @@
 # N x K, bf16 with B as K x N) and issue4.json, tuned and untuned (each), and ragged.json
 # (random ragged shapes, bf16 N x K).
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
-# rows straddling 128-byte lines (copies off), short K, one small wave.
+# rows straddling 32-byte sectors (copies off), short K, one small wave.
 # To carry binaries to the GPU machine (no build there): here,
 #   SYMM_GIT_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-gemm-check.sh build
 #   mkdir -p build/carry && cp build/gemm-out/bin/COMMIT build/carry/ &&

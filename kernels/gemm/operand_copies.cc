@@ -20,7 +20,7 @@ struct Operand {
   std::int64_t rows, row_elems, ld;
   int elem_bytes;
   bool tma_cannot() const { return !aligned(ptr, 16) || ld * elem_bytes % 16 != 0; }
-  bool straddles() const { return !aligned(ptr, kSectorBytes) || ld * elem_bytes % kSectorBytes != 0; }
+  bool straddles() const { return rows_off_sectors(ptr, ld * elem_bytes); }
   OperandCopy copy() const {
     const std::int64_t row_bytes = row_elems * elem_bytes;
     return OperandCopy{rows, row_bytes, round_up(row_bytes, kPitchAlign)};
@@ -63,6 +63,10 @@ OperandCopies straddle_copies(const GemmProblem& p) {
   if (ops.a.straddles()) copies.a = ops.a.copy();
   if (ops.b.straddles()) copies.b = ops.b.copy();
   return copies;
+}
+
+bool rows_off_sectors(const void* base, std::int64_t row_stride_bytes) {
+  return !aligned(base, kSectorBytes) || row_stride_bytes % kSectorBytes != 0;
 }
 
 Straddling straddles(const GemmProblem& p) {

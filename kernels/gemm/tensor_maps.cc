@@ -2,12 +2,11 @@
 // through 128-byte-swizzled boxes; out-of-bounds loads read zeros, stores are clipped.
 #include "symm/gemm/tensor_maps.hpp"
 
-#include <cstdint>
-
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
 #include "symm/common/error.hpp"
+#include "symm/gemm/operand_copies.hpp"
 #include "symm/host/cuda_check.hpp"
 
 namespace symm::gemm {
@@ -46,9 +45,9 @@ CUtensorMap tile_map(const void* base, DType type, std::int64_t rows, std::int64
   // bytes than to 256: 128x256 tiles 0.63 -> 0.74 of cuBLASLt on 4096 x 4096 x 4104, 200x128
   // swapped pairs 0.77 -> 0.89 on 777 x 4104 x 8200; whole-sector rows ran the same either
   // way (bench/results/gemm/2026-12-03-sectors-d9cd48d).
-  const bool off_sector = reinterpret_cast<std::uintptr_t>(base) % 32 != 0 || strides[0] % 32 != 0;
-  const CUtensorMapL2promotion promotion =
-      off_sector ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  const CUtensorMapL2promotion promotion = rows_off_sectors(base, std::int64_t(strides[0]))
+                                               ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+                                               : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
   const CUresult r = encode_fn()(&map, tma_type(type), 2, const_cast<void*>(base), dims, strides,
                                  box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                  swizzle_for(box_bytes), promotion,

@@ -116,8 +116,12 @@ struct KernelConfig {
   // clusters spilled 16 bytes with the fixup). The fixup keeps each thread's fragments in
   // its own order, so swapped tiles' transposed parts add up like any other.
   constexpr bool whole_tiles_only() const {
-    const int accumulators = blk_m / consumers() * blk_n / kWarpgroupThreads;
-    return pingpong() || consumers() > kConsumers || ((clustered() || swapped()) && accumulators > 128);
+    return pingpong() || consumers() > kConsumers || ((clustered() || swapped()) && accumulators() > 128);
+  }
+  // fp32 accumulators per consumer thread: its part of the tile (ping-pong: all of it) over
+  // a warpgroup's threads.
+  constexpr int accumulators() const {
+    return blk_m * blk_n / (pingpong() ? 1 : consumers()) / kWarpgroupThreads;
   }
   // Rows and columns of C in one unit of the tile scheduler: the cluster's tiles.
   constexpr int unit_rows() const { return blk_m * cluster_m; }
@@ -171,6 +175,7 @@ struct TileConfig {
                 "wgmma N is 64..256; the epilogue's last piece is 32 or 64 bytes wide");
   static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box spans at most 256 rows");
   // ptxas -Werror also refuses any spill.
+  static_assert(ACC_BLOCKS * ACC == desc.accumulators(), "one count of a consumer's accumulators");
   static_assert(ACC_BLOCKS * ACC + kConsumerRegistersBesideAccumulators <= CONSUMER_REGISTERS,
                 "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");

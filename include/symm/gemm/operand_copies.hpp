@@ -39,6 +39,8 @@ struct Straddling {
   bool any() const { return a || b; }
 };
 Straddling straddles(const GemmProblem& p);
+// Whether rows at `base`, `row_stride_bytes` apart, start inside 32-byte sectors.
+bool rows_off_sectors(const void* base, std::int64_t row_stride_bytes);
 // Bytes the copies read and write (each copied byte is read once and written once).
 std::size_t moved_bytes(const OperandCopies& copies);
 
