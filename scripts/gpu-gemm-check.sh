@@ -16,6 +16,9 @@
 # (random ragged shapes, bf16 N x K).
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
 # rows straddling 32-byte sectors (copies off), short K, one small wave.
+# probes: the GEMM GPU test, then each line "M N K dtype layout config [VAR=value ...]" of
+# the file $PROBES (# starts a comment; config "-": the untuned plan) timed against
+# cuBLASLt (2 repeats), into probes.log.
 # To carry binaries to the GPU machine (no build there): here,
 #   SYMM_GIT_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-gemm-check.sh build
 #   mkdir -p build/carry && cp build/gemm-out/bin/COMMIT build/carry/ &&
@@ -31,8 +34,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-all}
 case "$mode" in
-  tests | bench | all | quick | final | build | ab | profile | presets) ;;
-  *) echo "usage: $0 [tests|bench|all|quick|final|build|ab|profile|presets] [extra symm-bench arguments]" >&2; exit 2 ;;
+  tests | bench | all | quick | final | build | ab | profile | presets | probes) ;;
+  *) echo "usage: $0 [tests|bench|all|quick|final|build|ab|profile|presets|probes] [extra symm-bench arguments]" >&2; exit 2 ;;
 esac
 shift || true
 OUT=${OUT:-$root/build/gemm-out}
@@ -176,6 +179,20 @@ if [ "$mode" = presets ]; then
   done
   (cd "$OUT" && tar czf presets.tgz {general,issue4,ragged}-*.json {general,issue4,ragged}-*.log &&
     rm -f {general,issue4,ragged}-*.json {general,issue4,ragged}-*.log)
+fi
+
+if [ "$mode" = probes ]; then
+  [ -r "${PROBES:-}" ] || { say "probes: give PROBES=<file of 'M N K dtype layout config [VAR=value ...]' lines>"; exit 2; }
+  say "GEMM GPU test"
+  timeout 240 "$bin/symm_gemm_gpu_test" >"$OUT/gemm_test.log" 2>&1 || failed gemm-tests
+  grep -E "^\[  FAILED|PASSED|FAILED TEST|tests ran" "$OUT/gemm_test.log" | head -30
+  grep -v '^ *\(#\|$\)' "$PROBES" | while read -r m n k dtype layout config vars; do
+    say "$m x $n x $k $dtype $layout $config $vars"
+    forced=(--config "$config")
+    [ "$config" = - ] && forced=()  # "-": the untuned plan
+    env $vars timeout 60 "$bin/symm-bench" gemm --mnk "$m" "$n" "$k" --dtype "$dtype" --layout "$layout" \
+      "${forced[@]}" --repeats 2 "$@" </dev/null 2>&1 | grep -E "^ +[0-9]|rror|nvalid|refused"
+  done 2>&1 | tee "$OUT/probes.log"
 fi
 
 if [ "$mode" = profile ]; then

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <limits>
@@ -22,6 +23,11 @@
 
 namespace symm::gemm {
 namespace {
+
+// Tuning rounds for short problems (Gemm::tune): as many as fit this much of the fastest
+// plan's time, up to kMaxTuneRoundsPerRun times the runs asked for.
+constexpr double kTuneBudgetMs = 0.5;
+constexpr int kMaxTuneRoundsPerRun = 8;
 
 const char* env(const char* name) {
   const char* v = std::getenv(name);
@@ -156,11 +162,20 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
   CudaBenchDevice timer(stream);
   for (const Plan& plan : plans) run(p, plan, stream);  // warm-up (and workspace)
   std::vector<std::vector<double>> ms(plans.size());
-  for (int r = 0; r < runs; ++r)
+  const auto round = [&] {
     for (std::size_t i = 0; i < plans.size(); ++i) {
       timer.flush_l2();
       ms[i].push_back(timer.time_ms([&] { run(p, plans[i], stream); }));
     }
+  };
+  round();
+  // A short problem's samples differ by more than its plans do (1000^3, about 10 us: the
+  // tuner once took single 64x128 blocks, which the benchmark ran 11 % slower than the
+  // pairs): it gets more rounds, up to kTuneBudgetMs of its fastest first sample each.
+  double fastest = std::numeric_limits<double>::infinity();
+  for (const auto& m : ms) fastest = std::min(fastest, m.front());
+  const int rounds = std::clamp(int(kTuneBudgetMs / std::max(fastest, 1e-6)), runs, kMaxTuneRoundsPerRun * runs);
+  for (int r = 1; r < rounds; ++r) round();
   std::size_t best = 0;
   double best_ms = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < plans.size(); ++i) {
@@ -169,7 +184,7 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
   }
   Plan chosen = plans[best];
   chosen.reason = fmt::format("tuned: fastest median of {} candidate plans ({} interleaved runs each)",
-                              plans.size(), runs);
+                              plans.size(), rounds);
   return cache.record(key, chosen, plans);  // another rank's plan where it recorded one first
 }
 

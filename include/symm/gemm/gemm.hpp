@@ -33,8 +33,9 @@ class Gemm {
   void run(const GemmProblem& p, cudaStream_t stream) { run(p, plan(p), stream); }
   void run(const GemmProblem& p, const Plan& plan, cudaStream_t stream);
 
-  // The fastest of the heuristic's best `candidates` plans, timed over `runs` launches
-  // each on `stream` (it writes C): the way cuBLAS users pick among cublasLt's candidates.
+  // The fastest of the heuristic's best `candidates` plans, timed over at least `runs`
+  // launches each on `stream` (it writes C; short problems get up to 8x as many, whose
+  // samples are noisier): the way cuBLAS users pick among cublasLt's candidates.
   // The choice is kept in the plan cache (plan_cache.hpp, SYMM_GEMM_PLAN_CACHE): a later
   // tune of the same problem, by any process or rank, returns it without timing.
   Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = 6, int runs = 5);
