@@ -11,28 +11,26 @@ namespace symm::gemm::detail {
 namespace {
 
 // Rows that start inside a 32-byte sector (operand_copies.cc) load as if L2 served each in
-// two pieces (the model counts one piece per row, two per straddling row). The kernel keeps
-// full speed while its blocks ask L2 for at most this many row pieces per K iteration and
-// output element, and slows as a power of the excess beyond (every fit shape's rows start
-// 16 bytes into a sector). Fit to the slowdowns against the same
-// tile on whole-line rows (bench/results/gemm/2026-12-01-clusters, 2026-12-02-quad-7e7dbc8,
-// 2026-12-02-swapped-af7799e), measured (model): 128x256 in 2 x 1 clusters 1.02-1.06
-// (1.05), 128x192 in 2 x 1 clusters 1.13-1.17 (1.15), 192x160 in 1 x 2 clusters 1.08
-// (1.09), 200x128 swapped in 2 x 1 clusters 1.22 (1.24), 128x256 alone 1.30 on 777 rows
-// but 1.46-1.6 on 6144 x 3456 x 4104 (1.33), 128x256 in 2 x 2 clusters 1.0 (1.0).
-constexpr double kFullSpeedPiecesPerOutput = 0.0145;
-constexpr double kExcessPiecesExponent = 0.6;
-// Ping-pong blocks lose more than their pieces say: 128x192 ping-pong pairs ran 0.80-0.85
-// of cuBLASLt on straddling rows (6120 x 3400 x 4104, 3000 x 5000 x 2008, 12296 x 2792 x
-// 1000) where 256x160 pairs ran 0.91-1.03, about 1.25 slower than on whole-line rows
-// against the pieces' 1.15 (bench/results/gemm/2026-12-02-wide-2a92a64). Fit, not derived.
-constexpr double kPingpongPiecesFactor = 1.15;
+// two pieces (the model counts one piece per row, two per straddling row). L2 serves about
+// kL2PieceCapacity row pieces per second, in units of (TFLOP/s) x (pieces per K iteration
+// and output element): a plan whose mainloop would ask for more runs at that rate, and
+// one near it loses a little (a smooth maximum). Fit on 6144 x 3456 x 4104 against the same
+// configuration on K = 4096 (bench/results/gemm/2026-12-03-straddle-66ee5bd, 128-byte L2
+// promotion, rows 16 bytes into a sector), measured (model): 128x128 alone 1.75 (1.71),
+// 128x144 1.66, 128x160 ping-pong 1.65, 128x192 alone and ping-pong 1.43-1.46, 128x256
+// alone 1.30 (1.37), 256x128 pairs 1.13, 200x128 swapped pairs 1.17, 128x192 pairs 1.09,
+// 128x256 pairs, 2 x 2 clusters, 152x256 swapped pairs and 256x160 in 1 x 2 clusters
+// 1.04-1.05 (1.0); only A straddling (B as K x N) 1.02-1.03. The straddling runs' rate
+// times their pieces was 12.1-13.6 for every configuration that L2 held back.
+constexpr double kL2PieceCapacity = 13.5;
+constexpr double kSmoothMaxExponent = 8.5;
+// A block's mainloop rate at efficiency 1 (785 TFLOP/s over an H200's 132 SMs).
+constexpr double kBlockTflops = 785.0 / 132;
 
 // Row pieces a block of c asks L2 for per K iteration and output element.
 double l2_pieces_per_output(const KernelConfig& c, Straddling s) {
   const double a_rows = double(c.blk_m) / c.cluster_n, b_rows = double(c.blk_n) / c.cluster_m;
-  const double pieces = (a_rows * (s.a ? 2 : 1) + b_rows * (s.b ? 2 : 1)) / (double(c.blk_m) * c.blk_n);
-  return c.pingpong() && s.any() ? pieces * kPingpongPiecesFactor : pieces;
+  return (a_rows * (s.a ? 2 : 1) + b_rows * (s.b ? 2 : 1)) / (double(c.blk_m) * c.blk_n);
 }
 
 // The aligned GEMM's FLOPs that take as long as moving one byte in the copy kernel (read
@@ -71,14 +69,14 @@ double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileSche
   const double copy_flops =
       double(choice.extra_bytes) * kFlopsPerMovedByte + choice.extra_launches * kFlopsPerCopyLaunch;
   return problem_cost(p, c, s, num_blocks) *
-         (choice.straddled.any() ? straddle_slowdown(c, choice.straddled) : 1.0 + copy_flops / gemm_flops);
+         (choice.straddled.any() ? straddle_slowdown(c, choice.straddled, p.b_layout, num_blocks)
+                                 : 1.0 + copy_flops / gemm_flops);
 }
 
-double straddle_slowdown(const KernelConfig& c, Straddling s) {
-  const auto time = [](double pieces) {
-    return std::max(1.0, std::pow(pieces / kFullSpeedPiecesPerOutput, kExcessPiecesExponent));
-  };
-  return time(l2_pieces_per_output(c, s)) / time(l2_pieces_per_output(c, {}));
+double straddle_slowdown(const KernelConfig& c, Straddling s, BLayout b_layout, int busy_blocks) {
+  if (!s.any()) return 1.0;
+  const double demand = kBlockTflops * efficiency(c, b_layout) * busy_blocks * l2_pieces_per_output(c, s);
+  return std::pow(1.0 + std::pow(demand / kL2PieceCapacity, kSmoothMaxExponent), 1.0 / kSmoothMaxExponent);
 }
 
 }  // namespace symm::gemm::detail

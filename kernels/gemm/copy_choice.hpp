@@ -29,7 +29,8 @@ std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o,
 // the GEMM's.
 double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks);
 
-// How much slower config c runs where the rows of the operands in `s` straddle lines.
-double straddle_slowdown(const KernelConfig& c, Straddling s);
+// How much slower config c runs on busy_blocks SMs where the rows of the operands in `s`
+// straddle 32-byte sectors.
+double straddle_slowdown(const KernelConfig& c, Straddling s, BLayout b_layout, int busy_blocks);
 
 }  // namespace symm::gemm::detail

@@ -105,15 +105,6 @@ constexpr double kStreamKIterCost = 1.3;
 // (6120 x 3400 x 4104, bench/results/gemm/2026-12-02-wide-791d965).
 constexpr double kKnTailEfficiency = 0.88;
 
-double efficiency(const KernelConfig& c, BLayout b_layout) {
-  const double layout = b_layout == BLayout::kn && kn_tail_cols(c.blk_n) > 0 ? kKnTailEfficiency : 1.0;
-  for (const auto& cand : kCandidates)
-    if (cand.config == c) return cand.efficiency * layout;
-  // Shallower pipelines and narrower tiles: less latency hidden, more operand traffic.
-  const double shape = double(c.blk_m * c.blk_n) / (128.0 * 256.0);
-  return std::min(1.0, 0.55 + 0.35 * shape + 0.05 * c.stages) * layout;
-}
-
 // A plan cannot end before memory has delivered A and B once and taken C and the fp32
 // partials of split tiles, however its K loops are spread over blocks. On decode-sized M
 // that floor is the time: 128x128 tiles with K split 2 (twice the blocks of whole-K 64x128
@@ -161,12 +152,21 @@ double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blo
     const double extra = epilogue_k_iters(c) + kPartialKIters * (s.k_splits - 1);
     busiest = waves * (std::ceil(double(s.k_iters) / s.k_splits) + extra);
   }
-  return busiest * double(c.blk_m * c.blk_n) / efficiency(c, b_layout);
+  return busiest * double(c.blk_m * c.blk_n) / detail::efficiency(c, b_layout);
 }
 
 namespace detail {
 
 std::span<const Candidate> heuristic_candidates() { return kCandidates; }
+
+double efficiency(const KernelConfig& c, BLayout b_layout) {
+  const double layout = b_layout == BLayout::kn && kn_tail_cols(c.blk_n) > 0 ? kKnTailEfficiency : 1.0;
+  for (const auto& cand : kCandidates)
+    if (cand.config == c) return cand.efficiency * layout;
+  // Shallower pipelines and narrower tiles: less latency hidden, more operand traffic.
+  const double shape = double(c.blk_m * c.blk_n) / (128.0 * 256.0);
+  return std::min(1.0, 0.55 + 0.35 * shape + 0.05 * c.stages) * layout;
+}
 
 double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
   // Blocks whose tiles of a cluster's unit lie past M or N only load for their partners.

@@ -18,6 +18,9 @@ struct Candidate {
 // In the order ties go to (the first is the default configuration).
 std::span<const Candidate> heuristic_candidates();
 
+// Full-tile throughput of c relative to 128x256x64s4 (B's layout: a K x N tail box costs).
+double efficiency(const KernelConfig& c, BLayout b_layout);
+
 // predicted_cost of c on p, charged per block that computes tiles of C (a cluster's tiles
 // past M or N only load), and never below the time memory takes to move A, B, C and the
 // split partials once.
