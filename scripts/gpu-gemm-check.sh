@@ -11,12 +11,13 @@
 # cluster) forced on every shape of the preset $AB_PRESET (default bench/gemm/clusters.json),
 # $AB_DTYPE (fp16) with B as $AB_LAYOUT (nk), under each setting of $AB_SETTINGS (default:
 # operand copies on, then off; e.g. "SYMM_GEMM_STREAM_K=0 SYMM_GEMM_STREAM_K=1").
-# presets: the newest kernels' tests, then the issue's figures: general.json (fp16 with B as
-# N x K, bf16 with B as K x N) and issue4.json, tuned and untuned (each), and ragged.json
-# (random ragged shapes, bf16 N x K).
+# presets: the newest kernels' tests (unless GPU_TESTS=0), then the issue's figures:
+# general.json (fp16 with B as N x K, bf16 with B as K x N) and issue4.json, tuned and
+# untuned (each), and ragged.json (random ragged shapes, bf16 N x K); PRESET_RUNS="preset
+# dtype layout [--no-tune];..." runs those instead.
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
 # rows straddling 32-byte sectors (copies off), short K, one small wave.
-# probes: the GEMM GPU test (unless PROBE_TESTS=0), then each line "M N K dtype layout
+# probes: the GEMM GPU test (unless GPU_TESTS=0), then each line "M N K dtype layout
 # config [VAR=value ...]" of the file $PROBES (# starts a comment; config "-": the untuned
 # plan) timed against cuBLASLt (2 repeats), into probes.log.
 # To carry binaries to the GPU machine (no build there): here,
@@ -164,12 +165,16 @@ if [ "$mode" = ab ]; then
 fi
 
 if [ "$mode" = presets ]; then
-  say "cluster, ping-pong and stream-K tests"
-  timeout 240 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2*:*pingpong*:GemmPingpong*:GemmStreamK*:GemmCopies*' \
-    >"$OUT/gemm_test.log" 2>&1 || failed gemm-tests
-  grep -E "^\[  FAILED|PASSED|FAILED TEST" "$OUT/gemm_test.log" | head -20
-  for run in "general fp16 nk" "general bf16 kn" "general fp16 nk --no-tune" "general bf16 kn --no-tune" \
-    "issue4 bf16 nk" "issue4 bf16 nk --no-tune" "ragged bf16 nk" "ragged bf16 nk --no-tune"; do
+  if [ "${GPU_TESTS:-1}" != 0 ]; then
+    say "cluster, ping-pong and stream-K tests"
+    timeout 240 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2*:*pingpong*:GemmPingpong*:GemmStreamK*:GemmCopies*' \
+      >"$OUT/gemm_test.log" 2>&1 || failed gemm-tests
+    grep -E "^\[  FAILED|PASSED|FAILED TEST" "$OUT/gemm_test.log" | head -20
+  fi
+  runs=${PRESET_RUNS:-"general fp16 nk;general bf16 kn;general fp16 nk --no-tune;general bf16 kn --no-tune;\
+issue4 bf16 nk;issue4 bf16 nk --no-tune;ragged bf16 nk;ragged bf16 nk --no-tune"}
+  IFS=';' read -ra runs <<<"$runs"
+  for run in "${runs[@]}"; do
     read -r preset dtype layout untuned <<<"$run"
     name=$preset-$dtype-$layout${untuned:+-untuned}
     say "$name"
@@ -177,13 +182,13 @@ if [ "$mode" = presets ]; then
       $untuned --output "$OUT/$name.json" "$@" >"$OUT/$name.log" 2>&1 || failed "$name"
     grep -E "geomean" "$OUT/$name.log"
   done
-  (cd "$OUT" && tar czf presets.tgz {general,issue4,ragged}-*.json {general,issue4,ragged}-*.log &&
-    rm -f {general,issue4,ragged}-*.json {general,issue4,ragged}-*.log)
+  (cd "$OUT" && shopt -s nullglob && results=(./*-nk*.json ./*-kn*.json ./*-nk*.log ./*-kn*.log) &&
+    tar czf presets.tgz "${results[@]}" && rm -f "${results[@]}")
 fi
 
 if [ "$mode" = probes ]; then
   [ -r "${PROBES:-}" ] || { say "probes: give PROBES=<file of 'M N K dtype layout config [VAR=value ...]' lines>"; exit 2; }
-  if [ "${PROBE_TESTS:-1}" != 0 ]; then
+  if [ "${GPU_TESTS:-1}" != 0 ]; then
     say "GEMM GPU test"
     timeout 240 "$bin/symm_gemm_gpu_test" >"$OUT/gemm_test.log" 2>&1 || failed gemm-tests
     grep -E "^\[  FAILED|PASSED|FAILED TEST|tests ran" "$OUT/gemm_test.log" | head -30
