@@ -106,31 +106,26 @@ TEST(GemmPlan, OneWaveOfRaggedRowsFillsTheSms) {
   }
 }
 
-// Rows straddling 128-byte lines (K = 4104, 2008: rows 16 bytes past a line). 6120 x 3400:
-// 256x160 tiles sharing A along 1 x 2 clusters make 4.0 waves and straddle as little as
-// 2 x 2 clusters: 0.99-1.03 of cuBLASLt with B as N x K (2 x 2 clusters of 128x256: 0.86),
-// 0.91-0.94 with K x N (256x128 pairs: 0.72); ping-pong pairs ran 0.80-0.85 on these
-// shapes, so the model keeps them off (bench/results/gemm/2026-12-02-wide-2a92a64, -791d965).
-TEST(GemmPlan, StraddlingRowsTakeWholeWavesOfSharedTiles) {
-  for (BLayout layout : {BLayout::nk, BLayout::kn}) {
-    const Plan wide = make_plan(problem(6120, 3400, 4104, layout), GemmOptions{}, DeviceLimits{});
-    EXPECT_EQ(wide.config, (KernelConfig{256, 160, 64, 4, Schedule::cooperative, 1, 2})) << to_string(wide.config);
-    EXPECT_EQ(wide.sched.num_units() % (wide.num_blocks / 2), 0) << "whole waves of clusters";
-  }
-  // 2500 x 10008 x 3000 with K x N: 160x256 swapped pairs (16 x 40 tiles: 4.85 waves of
-  // pairs, 256 columns without a tail box), 0.956 of cuBLASLt where 2 x 2 clusters of 128x256
-  // ran 0.91-0.93 (bench/results/gemm/2026-12-02-swapped256-90dbe48).
+// Rows 16 bytes into a 32-byte sector (K = 4104, 2008, 1000). L2 serves a fixed rate of
+// row pieces, so a block per tile reads them 1.3-1.75x slower and clusters sharing an
+// operand 1.04-1.17x (bench/results/gemm/2026-12-03-straddle-66ee5bd): plans read them in
+// place in clusters. 6120 x 3400 with B as N x K: 256x160 tiles sharing A along 1 x 2
+// clusters make 4.0 waves and straddle as little as 2 x 2 clusters, 0.99-1.03 of cuBLASLt
+// (bench/results/gemm/2026-12-02-wide-2a92a64, -791d965). 2500 x 10008 x 3000 with K x N:
+// 160x256 swapped pairs (16 x 40 tiles: 4.85 waves of pairs, 256 columns without a tail
+// box), 0.956 of cuBLASLt where 2 x 2 clusters of 128x256 ran 0.91-0.93
+// (bench/results/gemm/2026-12-02-swapped256-90dbe48).
+TEST(GemmPlan, StraddlingRowsAreReadInPlaceBySharedTiles) {
+  const Plan wide = make_plan(problem(6120, 3400, 4104, BLayout::nk), GemmOptions{}, DeviceLimits{});
+  EXPECT_EQ(wide.config, (KernelConfig{256, 160, 64, 4, Schedule::cooperative, 1, 2})) << to_string(wide.config);
+  EXPECT_EQ(wide.sched.num_units() % (wide.num_blocks / 2), 0) << "whole waves of clusters";
   const Plan swapped = make_plan(problem(2500, 10008, 3000, BLayout::kn), GemmOptions{}, DeviceLimits{});
   EXPECT_EQ(swapped.config, (KernelConfig{160, 256, 64, 4, Schedule::swapped, 2})) << to_string(swapped.config);
-  // 12296 x 2792 x 1000 with K x N: 152x256 swapped pairs, 7 waves of pairs where 128x256
-  // pairs need 9 (a last wave of 11 units), 0.934 of cuBLASLt against 0.901
-  // (bench/results/gemm/2026-12-02-stmatrix-ef98b2b).
-  const Plan short_k = make_plan(problem(12296, 2792, 1000, BLayout::kn), GemmOptions{}, DeviceLimits{});
-  EXPECT_EQ(short_k.config, (KernelConfig{152, 256, 64, 4, Schedule::swapped, 2})) << to_string(short_k.config);
   for (const auto& [m, n, k] : {std::array<int, 3>{6120, 3400, 4104}, {3000, 5000, 2008}, {12296, 2792, 1000}})
     for (BLayout layout : {BLayout::nk, BLayout::kn}) {
       const Plan plan = make_plan(problem(m, n, k, layout), GemmOptions{}, DeviceLimits{});
-      EXPECT_FALSE(plan.config.pingpong()) << m << " x " << n << " x " << k << ": " << to_string(plan.config);
+      EXPECT_TRUE(plan.config.clustered()) << m << " x " << n << " x " << k << ": " << to_string(plan.config);
+      EXPECT_FALSE(plan.copies.any()) << m << " x " << n << " x " << k << ": " << plan.reason;
     }
 }
 
