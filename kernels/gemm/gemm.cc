@@ -4,10 +4,9 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <charconv>
 #include <cstdlib>
-#include <limits>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -23,11 +22,6 @@
 
 namespace symm::gemm {
 namespace {
-
-// Tuning rounds for short problems (Gemm::tune): as many as fit this much of the fastest
-// plan's time, up to kMaxTuneRoundsPerRun times the runs asked for.
-constexpr double kTuneBudgetMs = 0.5;
-constexpr int kMaxTuneRoundsPerRun = 8;
 
 const char* env(const char* name) {
   const char* v = std::getenv(name);
@@ -145,7 +139,7 @@ const OperandMaps& Gemm::operand_maps(const GemmProblem& launched, const KernelC
   return maps_;
 }
 
-Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int runs) {
+Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int runs_at_least) {
   if (options_.force_fallback || options_.config) return plan(p);  // nothing to choose
   const auto plans = candidate_plans(p, options_, limits_, candidates);
   if (plans.size() < 2) return plan(p);
@@ -154,37 +148,17 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
   check_cuda(cudaGetDeviceProperties(&prop, device_), "cudaGetDeviceProperties(plan cache key)");
   const std::string key = plan_cache_key(prop.name, limits_, p, options_, plans);
   if (auto cached = cache.find(key, plans)) return *cached;
-  // Rounds of one timed run per plan, interleaved, so that clock and temperature drift
-  // during tuning do not favour the plans timed first; the lowest median wins. Each run
-  // starts with L2 flushed, as the benchmark's do: a small problem's operands would
-  // otherwise stay in L2 and hide what its loads cost, and the host's work between runs
-  // (another plan's tensor maps) overlaps the flush instead of adding to a short kernel.
+  // Timed as the benchmark times: each run after an L2 flush (a small problem's operands
+  // would stay in L2 otherwise, and the host's work between runs, another plan's tensor
+  // maps, overlaps the flush instead of adding to a short kernel), in interleaved rounds,
+  // more of them for short problems (bench.hpp, fastest_of).
   CudaBenchDevice timer(stream);
-  for (const Plan& plan : plans) run(p, plan, stream);  // warm-up (and workspace)
-  std::vector<std::vector<double>> ms(plans.size());
-  const auto round = [&] {
-    for (std::size_t i = 0; i < plans.size(); ++i) {
-      timer.flush_l2();
-      ms[i].push_back(timer.time_ms([&] { run(p, plans[i], stream); }));
-    }
-  };
-  round();
-  // A short problem's samples differ by more than its plans do (1000^3, about 10 us: the
-  // tuner once took single 64x128 blocks, which the benchmark ran 11 % slower than the
-  // pairs): it gets more rounds, up to kTuneBudgetMs of its fastest first sample each.
-  double fastest = std::numeric_limits<double>::infinity();
-  for (const auto& m : ms) fastest = std::min(fastest, m.front());
-  const int rounds = std::clamp(int(kTuneBudgetMs / std::max(fastest, 1e-6)), runs, kMaxTuneRoundsPerRun * runs);
-  for (int r = 1; r < rounds; ++r) round();
-  std::size_t best = 0;
-  double best_ms = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < plans.size(); ++i) {
-    const double median = summarize_samples(std::move(ms[i]), {}).median_ms;
-    if (median < best_ms) best_ms = median, best = i;
-  }
-  Plan chosen = plans[best];
+  std::vector<std::function<void()>> runs;
+  for (std::size_t i = 0; i < plans.size(); ++i) runs.push_back([this, &p, &plans, i, stream] { run(p, plans[i], stream); });
+  const FastestChoice fastest = fastest_of(timer, runs, runs_at_least);
+  Plan chosen = plans[fastest.index];
   chosen.reason = fmt::format("tuned: fastest median of {} candidate plans ({} interleaved runs each)",
-                              plans.size(), rounds);
+                              plans.size(), fastest.rounds);
   return cache.record(key, chosen, plans);  // another rank's plan where it recorded one first
 }
 

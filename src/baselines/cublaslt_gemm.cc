@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include <limits>
+#include <functional>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -46,7 +46,7 @@ void set_preference(cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAtt
 }
 
 constexpr int kRequestedAlgos = 16;
-constexpr int kTrialRuns = 5;
+constexpr int kTrialRounds = 5;
 
 }  // namespace
 
@@ -83,18 +83,16 @@ CublasLtGemm::CublasLtGemm(const gemm::GemmProblem& p, cudaStream_t stream)
       throw Error(fmt::format("{}cuBLASLt offers no algorithm for {} x {} x {} ({} operands)",
                               rank_prefix(), p.m, p.n, p.k, gemm::to_string(p.in_dtype)));
 
-    // The fastest candidate over a few warm runs.
+    // The fastest candidate, timed as the benchmark times both sides and as Gemm::tune
+    // picks our plans (after an L2 flush each, interleaved rounds; bench.hpp, fastest_of).
     CudaBenchDevice timer(stream);
-    double best = std::numeric_limits<double>::infinity();
-    std::size_t pick = 0;
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      algo_ = results[i].algo;
-      run(p.a, p.b, p.c, stream);
-      const double ms = timer.time_ms([&] {
-        for (int r = 0; r < kTrialRuns; ++r) run(p.a, p.b, p.c, stream);
+    std::vector<std::function<void()>> runs;
+    for (const auto& result : results)
+      runs.push_back([this, &p, stream, algo = result.algo] {
+        algo_ = algo;
+        run(p.a, p.b, p.c, stream);
       });
-      if (ms < best) best = ms, pick = i;
-    }
+    const std::size_t pick = fastest_of(timer, runs, kTrialRounds).index;
     algo_ = results[pick].algo;
     candidates_ = static_cast<int>(results.size());
     chosen_ = fmt::format("algo {} of {}", pick, candidates_);

@@ -115,6 +115,32 @@ BenchResult do_bench(BenchDevice& device, const std::function<void()>& fn,
   return summarize_samples(std::move(samples), options.quantiles);
 }
 
+FastestChoice fastest_of(BenchDevice& device, std::span<const std::function<void()>> candidates, int min_rounds) {
+  if (candidates.empty() || min_rounds < 1)
+    throw Error(fmt::format("fastest_of: need candidates and min_rounds >= 1 (got {} and {})", candidates.size(),
+                            min_rounds));
+  for (const auto& candidate : candidates) candidate();  // lazy loading, first-touch costs
+  std::vector<std::vector<double>> samples(candidates.size());
+  const auto round = [&] {
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      device.flush_l2();
+      samples[i].push_back(device.time_ms(candidates[i]));
+    }
+  };
+  round();
+  double fastest = samples.front().front();
+  for (const auto& s : samples) fastest = std::min(fastest, s.front());
+  FastestChoice choice;
+  choice.rounds = std::clamp(static_cast<int>(std::min(kChoiceBudgetMs / std::max(fastest, 1e-6), 1e6)),
+                             min_rounds, kMaxChoiceRoundsPerMin * min_rounds);
+  for (int r = 1; r < choice.rounds; ++r) round();
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    choice.median_ms.push_back(summarize_samples(std::move(samples[i]), {}).median_ms);
+    if (choice.median_ms[i] < choice.median_ms[choice.index]) choice.index = i;
+  }
+  return choice;
+}
+
 CrossRankSummary summarize_across_ranks(Team& team, const BenchResult& mine) {
   const int world = team.world();
   // Equal sizes are a precondition of all_gather; check them first for a clear message.

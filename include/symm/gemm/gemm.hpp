@@ -33,12 +33,13 @@ class Gemm {
   void run(const GemmProblem& p, cudaStream_t stream) { run(p, plan(p), stream); }
   void run(const GemmProblem& p, const Plan& plan, cudaStream_t stream);
 
-  // The fastest of the heuristic's best `candidates` plans, timed over at least `runs`
-  // launches each on `stream` (it writes C; short problems get up to 8x as many, whose
-  // samples are noisier): the way cuBLAS users pick among cublasLt's candidates.
+  // The fastest of the heuristic's best `candidates` plans, timed over at least
+  // `runs_at_least` launches each on `stream` (it writes C; short problems get up to 8x as
+  // many, symm/host/bench.hpp's fastest_of): the way cuBLAS users pick among cublasLt's
+  // candidates.
   // The choice is kept in the plan cache (plan_cache.hpp, SYMM_GEMM_PLAN_CACHE): a later
   // tune of the same problem, by any process or rank, returns it without timing.
-  Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = 6, int runs = 5);
+  Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = 6, int runs_at_least = 5);
 
   // After a synchronisation failed with a launch failure: which of this Gemm's device
   // waits outlasted SYMM_WAIT_TIMEOUT_MS and what it waited for (wait_record.hpp); empty

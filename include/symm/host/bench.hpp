@@ -55,6 +55,21 @@ BenchResult do_bench(BenchDevice& device, const std::function<void()>& fn,
                      const std::function<void()>& barrier_fn,
                      const std::function<void()>& preamble_fn, const BenchOptions& options);
 
+// Which of `candidates` runs fastest, timed as do_bench times them: an untimed first run
+// each, then rounds of one run per candidate, interleaved (clock drift then hits every
+// candidate alike), each after an L2 flush. At least min_rounds (>= 1); short candidates
+// get more, as many as fit kChoiceBudgetMs of the fastest first sample, up to
+// kMaxChoiceRoundsPerMin x min_rounds, since their samples differ by more than they do.
+// The lowest median wins.
+inline constexpr double kChoiceBudgetMs = 0.5;
+inline constexpr int kMaxChoiceRoundsPerMin = 8;
+struct FastestChoice {
+  std::size_t index = 0;          // of the fastest candidate
+  int rounds = 0;                 // timed runs per candidate
+  std::vector<double> median_ms;  // by candidate
+};
+FastestChoice fastest_of(BenchDevice& device, std::span<const std::function<void()>> candidates, int min_rounds);
+
 inline constexpr std::size_t kL2FlushBytes = std::size_t{256} << 20;
 
 // Times fn with CUDA events recorded on `stream` (fn must enqueue its work there) and

@@ -1,7 +1,10 @@
 // do_bench with a fake device and a fake clock: call counts and order, the timed/untimed
-// split, statistics, return modes, and the cross-rank summary.
+// split, statistics, return modes, the choice of the fastest candidate, and the
+// cross-rank summary.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -148,6 +151,62 @@ TEST(DoBench, BadOptionsAreRefusedBeforeAnythingRuns) {
     EXPECT_THROW(run(clock, options), Error);
     EXPECT_EQ(clock.trace, "");
   }
+}
+
+// fastest_of: candidates advance the fake clock by scripted durations (by call, the last
+// repeating) and mark the trace with their letter.
+struct ScriptedCandidates {
+  FakeClock clock;
+  std::vector<std::vector<double>> durations_ms;  // by candidate, by call
+  std::vector<int> calls;
+  std::vector<std::function<void()>> fns;
+  explicit ScriptedCandidates(std::vector<std::vector<double>> durations)
+      : durations_ms(std::move(durations)), calls(durations_ms.size(), 0) {
+    for (std::size_t i = 0; i < durations_ms.size(); ++i)
+      fns.push_back([this, i] {
+        const auto& d = durations_ms[i];
+        clock.now_ms += d[std::min(static_cast<std::size_t>(calls[i]++), d.size() - 1)];
+        clock.trace += static_cast<char>('a' + i);
+      });
+  }
+  FastestChoice choose(int min_rounds) {
+    FakeDevice device(clock);
+    return fastest_of(device, fns, min_rounds);
+  }
+};
+
+TEST(FastestOf, InterleavedRoundsEachAfterAFlush) {
+  ScriptedCandidates c({{2.0}, {1.0}});
+  const FastestChoice choice = c.choose(3);
+  EXPECT_EQ(c.clock.trace, "abF[a]F[b]F[a]F[b]F[a]F[b]");  // untimed first runs, then rounds
+  EXPECT_EQ(choice.rounds, 3);
+  EXPECT_EQ(choice.index, 1u);
+  EXPECT_EQ(choice.median_ms, (std::vector<double>{2.0, 1.0}));
+}
+
+TEST(FastestOf, TheLowestMedianWinsNotTheLowestSampleOrMean) {
+  // a: one lucky sample and one awful one; b: steady.
+  ScriptedCandidates c({{1.0, 0.2, 1.0, 1.0, 9.0, 1.0}, {0.9}});  // a's first call is untimed
+  const FastestChoice choice = c.choose(5);
+  EXPECT_EQ(choice.index, 1u);
+  EXPECT_DOUBLE_EQ(choice.median_ms[0], 1.0);
+}
+
+TEST(FastestOf, ShortCandidatesGetMoreRoundsUpToABound) {
+  ScriptedCandidates slow({{1.0}, {2.0}});
+  EXPECT_EQ(slow.choose(5).rounds, 5);  // 0.5 ms of budget is less than one sample
+  ScriptedCandidates mid({{0.0625}, {0.07}});
+  EXPECT_EQ(mid.choose(5).rounds, 8);  // 0.5 ms / 0.0625 ms
+  ScriptedCandidates tiny({{0.001}, {0.002}});
+  EXPECT_EQ(tiny.choose(5).rounds, kMaxChoiceRoundsPerMin * 5);
+}
+
+TEST(FastestOf, NoCandidatesOrNoRoundsAreRefused) {
+  ScriptedCandidates none(std::vector<std::vector<double>>{});
+  EXPECT_THROW(none.choose(5), Error);
+  ScriptedCandidates one(std::vector<std::vector<double>>{{1.0}});
+  EXPECT_THROW(one.choose(0), Error);
+  EXPECT_TRUE(one.clock.trace.empty());
 }
 
 TEST(CrossRankSummary, HeadlineIsTheSlowestRanksMedianOnEveryRank) {
