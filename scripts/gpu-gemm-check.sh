@@ -11,10 +11,10 @@
 # cluster) forced on every shape of the preset $AB_PRESET (default bench/gemm/clusters.json),
 # $AB_DTYPE (fp16) with B as $AB_LAYOUT (nk), under each setting of $AB_SETTINGS (default:
 # operand copies on, then off; e.g. "SYMM_GEMM_STREAM_K=0 SYMM_GEMM_STREAM_K=1").
-# presets: the newest kernels' tests (unless GPU_TESTS=0), then the issue's figures:
-# general.json (fp16 with B as N x K, bf16 with B as K x N) and issue4.json, tuned and
-# untuned (each), and ragged.json (random ragged shapes, bf16 N x K); PRESET_RUNS="preset
-# dtype layout [--no-tune];..." runs those instead.
+# presets: the newest kernels' and the tuner's tests (unless GPU_TESTS=0), then the issue's
+# figures: general.json (fp16 with B as N x K, bf16 with B as K x N) and issue4.json, tuned
+# and untuned (each), and ragged.json (random ragged shapes, bf16 N x K); PRESET_RUNS=
+# "preset dtype layout [--no-tune];..." runs those instead.
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
 # rows straddling 32-byte sectors (copies off), short K, one small wave.
 # probes: the GEMM GPU test (unless GPU_TESTS=0), then each line "M N K dtype layout
@@ -167,7 +167,7 @@ fi
 if [ "$mode" = presets ]; then
   if [ "${GPU_TESTS:-1}" != 0 ]; then
     say "cluster, ping-pong and stream-K tests"
-    timeout 240 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2*:*pingpong*:GemmPingpong*:GemmStreamK*:GemmCopies*' \
+    timeout 240 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2*:*pingpong*:GemmPingpong*:GemmStreamK*:GemmCopies*:GemmTune*' \
       >"$OUT/gemm_test.log" 2>&1 || failed gemm-tests
     grep -E "^\[  FAILED|PASSED|FAILED TEST" "$OUT/gemm_test.log" | head -20
   fi
