@@ -134,16 +134,17 @@ TEST(GemmAllScatterPlan, RefusesConfigurationsNotBuiltForFusedKernels) {
 // Ping-pong tiles run fused with tma_push only (and in bulk_synchronous's plain GEMM).
 // A small shard, where the GEMM alone runs 64x128 ping-pong tiles (a tile per block), which
 // the fused kernels are not built for: the fused plan takes the best tile they are built
-// for, and says so. (It once took the GEMM's choice and failed at launch.)
+// for, and says so. (It once took the GEMM's choice and failed at launch.) Rows of whole
+// 128-byte lines: on 1000^3's straddling rows the GEMM alone takes 128x128 tiles.
 TEST(GemmAllScatterPlan, TakesTheBestTileTheFusedKernelsAreBuiltFor) {
-  const AllScatterShape s = shape(1000, 2000, 1000);
+  const AllScatterShape s = shape(1024, 2048, 1024);
   gemm::GemmOptions alone;
   alone.clusters = 0;
   alone.k_splits = 1;
   alone.operand_copies = false;
   gemm::DeviceLimits h200;
   gemm::GemmProblem shard;
-  shard.m = 1000, shard.n = 1000, shard.k = 1000, shard.lda = 1000, shard.ldb = 1000, shard.ldc = 2000;
+  shard.m = 1024, shard.n = 1024, shard.k = 1024, shard.lda = 1024, shard.ldb = 1024, shard.ldc = 2048;
   shard.b_layout = gemm::BLayout::kn;  // as shape() lays B out
   static char placeholder alignas(256)[256];
   shard.a = shard.b = shard.c = placeholder;
