@@ -19,7 +19,8 @@
 # rows straddling 32-byte sectors (copies off), short K, one small wave.
 # probes: the GEMM GPU test (unless GPU_TESTS=0), then each line "M N K dtype layout
 # config [VAR=value ...]" of the file $PROBES (# starts a comment; config "-": the untuned
-# plan) timed against cuBLASLt (2 repeats), into probes.log.
+# plan) timed against cuBLASLt (2 repeats), into probes.log and one results JSON per probe
+# (probe-N.json, N its line among the probes, in probes.tgz).
 # To carry binaries to the GPU machine (no build there): here,
 #   SYMM_GIT_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-gemm-check.sh build
 #   mkdir -p build/carry && cp build/gemm-out/bin/COMMIT build/carry/ &&
@@ -193,13 +194,18 @@ if [ "$mode" = probes ]; then
     timeout 240 "$bin/symm_gemm_gpu_test" >"$OUT/gemm_test.log" 2>&1 || failed gemm-tests
     grep -E "^\[  FAILED|PASSED|FAILED TEST|tests ran" "$OUT/gemm_test.log" | head -30
   fi
+  mkdir -p "$OUT/probes"
+  probe=0
   grep -v '^ *\(#\|$\)' "$PROBES" | while read -r m n k dtype layout config vars; do
-    say "$m x $n x $k $dtype $layout $config $vars"
+    probe=$((probe + 1))
+    say "probe $probe: $m x $n x $k $dtype $layout $config $vars"
     forced=(--config "$config")
     [ "$config" = - ] && forced=()  # "-": the untuned plan
     env $vars timeout 60 "$bin/symm-bench" gemm --mnk "$m" "$n" "$k" --dtype "$dtype" --layout "$layout" \
-      "${forced[@]}" --repeats 2 "$@" </dev/null 2>&1 | grep -E "^ +[0-9]|rror|nvalid|refused"
+      "${forced[@]}" --repeats 2 --output "$OUT/probes/probe-$probe.json" "$@" </dev/null 2>&1 |
+      grep -E "^ +[0-9]|rror|nvalid|refused"
   done 2>&1 | tee "$OUT/probes.log"
+  (cd "$OUT" && tar czf probes.tgz probes && rm -rf probes)
 fi
 
 if [ "$mode" = profile ]; then

@@ -24,8 +24,10 @@ namespace {
 // times their pieces was 12.1-13.6 for every configuration that L2 held back.
 constexpr double kL2PieceCapacity = 13.5;
 constexpr double kSmoothMaxExponent = 8.5;
-// A block's mainloop rate at efficiency 1 (785 TFLOP/s over an H200's 132 SMs).
-constexpr double kBlockTflops = 785.0 / 132;
+// The aligned GEMM's rate on an H200 (TFLOP/s), which the copies' cost and the straddle
+// model's demand are measured against; a block's share of it at efficiency 1.
+constexpr double kAlignedGemmTflops = 785;
+constexpr double kBlockTflops = kAlignedGemmTflops / 132;
 
 // Row pieces a block of c asks L2 for per K iteration and output element.
 double l2_pieces_per_output(const KernelConfig& c, Straddling s) {
@@ -34,10 +36,9 @@ double l2_pieces_per_output(const KernelConfig& c, Straddling s) {
 }
 
 // The aligned GEMM's FLOPs that take as long as moving one byte in the copy kernel (read
-// or write): about 785 TFLOP/s over the 3.1 TB/s copy_rows.cu measured there; and those
-// that take as long as launching one copy (about 3 us).
-constexpr double kFlopsPerMovedByte = 250;
-constexpr double kFlopsPerCopyLaunch = 785e12 * 3e-6;
+// or write; copy_rows.cu measured 3.1 TB/s there) and as launching one copy (about 3 us).
+constexpr double kFlopsPerMovedByte = kAlignedGemmTflops / 3.1;
+constexpr double kFlopsPerCopyLaunch = kAlignedGemmTflops * 1e12 * 3e-6;
 
 // p as the kernel will see it: copied operands at a 16-byte aligned placeholder address.
 GemmProblem as_launched(const GemmProblem& p, const OperandCopies& copies) {
