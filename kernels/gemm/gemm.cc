@@ -209,7 +209,6 @@ void Gemm::enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream) 
   params.m = int(p.m);
   params.n = int(p.n);
   params.wait_timeout_ns = wait_timeout_ns_;
-  params.defer_stores = env_int("SYMM_GEMM_DEFER_STORES", 1);
   params.wait_record = static_cast<GemmWaitRecord*>(wait_record_.device());
   detail::WgmmaLaunch launch{plan.config, plan.num_blocks, 0};
   // Split-K and stream-K blocks wait for each other: all must be resident.

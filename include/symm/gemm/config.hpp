@@ -74,10 +74,6 @@ constexpr int consumer_registers(int consumers) {
 // What a consumer needs besides its accumulators (descriptors, indices, the epilogue's
 // packing): 128x192 ping-pong ran without spills with 192 accumulators in 232 registers.
 inline constexpr int kConsumerRegistersBesideAccumulators = 40;
-// The same while the last tile's deferred outputs are stored (persistent_gemm.cuh), alone
-// and in clusters (whose consumers release stages to every block of the cluster).
-inline constexpr int kDeferredStoreRegistersBeside[2] = {48, 96};
-inline constexpr int kPushingHookRegisters = 16;  // and a hook's pushes (its peers' tensor maps)
 
 // The one resource budget: compile-time asserts and the run-time refusal both read it.
 struct SmemBudget {

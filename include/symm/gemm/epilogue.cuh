@@ -1,10 +1,8 @@
 #pragma once
-// The epilogue: accumulators -> outputs in registers (16-bit pairs, or fp32 as they are)
-// -> 128B-swizzled staging tiles in shared memory -> TMA stores into C (clipped at M and
-// N by the tensor map). Each consumer warpgroup stores its own part in (64 rows, 128
-// bytes) pieces through its staging tiles (two alternating, or one where the ring leaves
-// no room for two: config.hpp, staging_tiles). Packing first frees the accumulators, so
-// the next tile's wgmmas can run while the outputs are stored (persistent_gemm.cuh).
+// The epilogue: accumulators -> 128B-swizzled staging tiles in shared memory -> TMA
+// stores into C (clipped at M and N by the tensor map). Each consumer warpgroup stores
+// its own part in (64 rows, 128 bytes) pieces through its staging tiles (two alternating,
+// or one where the ring leaves no room for two: config.hpp, staging_tiles).
 #include <type_traits>
 #include <utility>
 
@@ -60,23 +58,6 @@ struct TmaEpilogue {
     return bits;
   }
 
-  // A consumer's outputs before they are staged: accumulators 2 i and 2 i + 1 of a row
-  // block as one 32-bit pair (16-bit C), or the fp32 accumulators themselves.
-  static constexpr int OUT_WORDS = STMATRIX ? ACC / 2 : ACC;
-  using OutWord = std::conditional_t<STMATRIX, std::uint32_t, float>;
-  using Outputs = OutWord[M_BLOCKS][OUT_WORDS];
-  __device__ static void pack(const float (&acc)[M_BLOCKS][ACC], Outputs& out) {
-#pragma unroll
-    for (int mb = 0; mb < M_BLOCKS; ++mb)
-#pragma unroll
-      for (int i = 0; i < OUT_WORDS; ++i) {
-        if constexpr (STMATRIX)
-          out[mb][i] = packed(acc[mb][2 * i], acc[mb][2 * i + 1]);
-        else
-          out[mb][i] = acc[mb][i];
-      }
-  }
-
   // Accumulators of one m64 row block, columns [ch * COLS, ch * COLS + ROW_BYTES / size)
   // -> tile. Thread t's accumulators 4 j + 2 h + {0, 1} are row 16 (t / 32) + t % 32 / 4
   // + 8 h, columns 8 j + 2 (t % 4) + {0, 1}: per warp and (j, h) one 8x8 matrix in
@@ -84,7 +65,7 @@ struct TmaEpilogue {
   // a matrix (stmatrix) write 8 distinct 16-byte units: no bank conflicts (the swizzle
   // spreads the rows of narrow tiles too).
   template <int ROW_BYTES>
-  __device__ static void stage_chunk(const OutWord (&out)[OUT_WORDS], int ch, std::uint8_t* tile, int t) {
+  __device__ static void stage_chunk(const float (&acc)[ACC], int ch, std::uint8_t* tile, int t) {
     constexpr int BLOCKS = ROW_BYTES / int(sizeof(Out)) / 8;  // 8-column accumulator blocks
     const int warp = t / 32, lane = t % 32;
     if constexpr (STMATRIX) {
@@ -99,8 +80,9 @@ struct TmaEpilogue {
 #pragma unroll
       for (int jb = 0; jb < BLOCKS; jb += 2) {
         const int j = ch * (COLS / 8) + jb;
-        ptx::stmatrix_x4<false>(row_addr + std::uint32_t(((jb + m / 2) ^ unit_swizzle) << 4), out[2 * j],
-                                out[2 * j + 1], out[2 * j + 2], out[2 * j + 3]);
+        ptx::stmatrix_x4<false>(row_addr + std::uint32_t(((jb + m / 2) ^ unit_swizzle) << 4),
+                                packed(acc[4 * j], acc[4 * j + 1]), packed(acc[4 * j + 2], acc[4 * j + 3]),
+                                packed(acc[4 * j + 4], acc[4 * j + 5]), packed(acc[4 * j + 6], acc[4 * j + 7]));
       }
     } else {
       const int row = 16 * warp + lane / 4;
@@ -112,7 +94,7 @@ struct TmaEpilogue {
         for (int half = 0; half < 2; ++half) {
           auto* dst = reinterpret_cast<typename Converted<Out>::Pair*>(
               tile + swizzled<ROW_BYTES>(row + 8 * half, byte));
-          *dst = Converted<Out>::pair(out[4 * j + 2 * half], out[4 * j + 2 * half + 1]);
+          *dst = Converted<Out>::pair(acc[4 * j + 2 * half], acc[4 * j + 2 * half + 1]);
         }
       }
     }
@@ -142,41 +124,34 @@ struct TmaEpilogue {
     buf = buf + 1 == Cfg::STAGING ? 0 : buf + 1;
   }
 
-  // The pieces of a consumer's part, in the order they are stored: (row block, 128-byte
-  // column chunk); swapped, (64-column block, 64-row piece).
-  static constexpr int PIECES = Cfg::SWAPPED ? M_BLOCKS * SWAPPED_ROW_PIECES : M_BLOCKS * CHUNKS;
-  static constexpr int WORDS_PER_PIECE = kEpilogueRows * kSwizzleBytes / 4 / kWarpgroupThreads;
-
-  // Stores pieces [FROM, TO) of warpgroup wg's (WG_M, WG_N) outputs at C[row0.., col0..]
-  // (a piece's words are dead once it is stored). A hook that pushes chunks issues its own
-  // TMA stores of each staged piece in the same commit group.
-  template <int FROM, int TO, class Hook>
-  __device__ static void store(const Outputs& out, Smem& s, const WgmmaParams& p,
+  // Stores warpgroup wg's (WG_M, WG_N) accumulators at C[row0.., col0..]. A hook that
+  // pushes chunks issues its own TMA stores of each staged piece in the same commit group.
+  template <class Hook>
+  __device__ static void store(const float (&acc)[M_BLOCKS][ACC], Smem& s, const WgmmaParams& p,
                                const Hook& hook, int wg, int t, int row0, int col0, int& buf) {
     if constexpr (Cfg::SWAPPED) {
       static_assert(!Hook::kPushesChunks, "swapped tiles are not built for fused kernels");
       [&]<int... MB>(std::integer_sequence<int, MB...>) {
-        (store_swapped<MB, FROM, TO>(out[MB], s, p, wg, t, row0, col0 + MB * 64, buf), ...);
+        (store_swapped(acc[MB], s, p, wg, t, row0, col0 + MB * 64, buf), ...);
       }(std::make_integer_sequence<int, M_BLOCKS>{});
     } else {
 #pragma unroll
       for (int mb = 0; mb < M_BLOCKS; ++mb) {
 #pragma unroll
         for (int ch = 0; ch < CHUNKS; ++ch) {
-          if (const int piece = mb * CHUNKS + ch; piece < FROM || piece >= TO) continue;
           const bool tail = ch == FULL_CHUNKS;
           store_piece(s, p, hook, wg, t, tail, col0 + ch * COLS, row0 + mb * 64, buf, [&](std::uint8_t* tile) {
             if (tail)
-              stage_chunk<(TAIL_BYTES > 0 ? TAIL_BYTES : kSwizzleBytes)>(out[mb], ch, tile, t);
+              stage_chunk<(TAIL_BYTES > 0 ? TAIL_BYTES : kSwizzleBytes)>(acc[mb], ch, tile, t);
             else
-              stage_chunk<kSwizzleBytes>(out[mb], ch, tile, t);
+              stage_chunk<kSwizzleBytes>(acc[mb], ch, tile, t);
           });
         }
       }
     }
   }
 
-  // One 64-column block MB of a swapped tile's part (config.hpp): the wgmma's row r is C's
+  // One 64-column block of a swapped tile's part (config.hpp): the wgmma's row r is C's
   // column col0 + r and its column c C's row row0 + c. Thread t's accumulator i is (r, c) =
   // (16 (t / 32) + t % 32 / 4 + 8 ((i / 2) % 2), 8 (i / 4) + 2 (t % 4) + i % 2) (the fragment
   // stage_chunk reads); elements adjacent in C are in different threads, so each is written
@@ -184,23 +159,17 @@ struct TmaEpilogue {
   // the swizzle. The blocks and row pieces are compile-time sequences, not loops: every
   // index into acc must be a constant, or acc moves to local memory (an unrolled loop is
   // only a hint to the compiler).
-  template <int MB, int FROM, int TO>
-  __device__ __forceinline__ static void store_swapped(const OutWord (&out)[OUT_WORDS], Smem& s,
-                                                       const WgmmaParams& p, int wg, int t, int row0, int col0,
-                                                       int& buf) {
+  __device__ __forceinline__ static void store_swapped(const float (&acc)[ACC], Smem& s, const WgmmaParams& p,
+                                                       int wg, int t, int row0, int col0, int& buf) {
     [&]<int... RP>(std::integer_sequence<int, RP...>) {
-      ([&] {
-        if constexpr (constexpr int piece = MB * SWAPPED_ROW_PIECES + RP; piece >= FROM && piece < TO)
-          store_swapped_rows<RP>(out, s, p, wg, t, row0, col0, buf);
-      }(), ...);
+      (store_swapped_rows<RP>(acc, s, p, wg, t, row0, col0, buf), ...);
     }(std::make_integer_sequence<int, SWAPPED_ROW_PIECES>{});
   }
 
   // Rows [64 RP, 64 RP + 64) of a swapped tile's part: accumulators 32 RP .. 32 RP + 31.
   template <int RP>
-  __device__ __forceinline__ static void store_swapped_rows(const OutWord (&out)[OUT_WORDS], Smem& s,
-                                                            const WgmmaParams& p, int wg, int t, int row0, int col0,
-                                                            int& buf) {
+  __device__ __forceinline__ static void store_swapped_rows(const float (&acc)[ACC], Smem& s, const WgmmaParams& p,
+                                                            int wg, int t, int row0, int col0, int& buf) {
     constexpr bool tail = SWAPPED_TAIL_ROWS > 0 && RP == SWAPPED_ROW_PIECES - 1;
     constexpr int FIRST = 32 * RP, COUNT = ACC - FIRST < 32 ? ACC - FIRST : 32;
     const int warp = t / 32, lane = t % 32;
@@ -209,7 +178,7 @@ struct TmaEpilogue {
       store_piece(s, p, NoEpilogueHook{}, wg, t, tail, col0 + cp * COLS, row0 + RP * kEpilogueRows, buf,
                   [&](std::uint8_t* tile) {
                     if constexpr (STMATRIX) {
-                      stage_swapped_rows<FIRST, COUNT>(out, tile, warp, lane);
+                      stage_swapped_rows<FIRST, COUNT>(acc, tile, warp, lane);
                     } else {  // fp32: elements adjacent in C sit in different threads
                       static_assert(std::is_same_v<Out, float>);
 #pragma unroll
@@ -218,7 +187,7 @@ struct TmaEpilogue {
                         const int row = 8 * (j / 4) + 2 * (lane % 4) + j % 2;
                         if (col / COLS == cp)
                           *reinterpret_cast<float*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * 4)) =
-                              out[FIRST + j];
+                              acc[FIRST + j];
                       }
                     }
                   });
@@ -231,8 +200,8 @@ struct TmaEpilogue {
   // C's column), which stmatrix's .trans writes as C's rows: accumulators FIRST + 4 jj + 2 h
   // + {0, 1}. Pairs of groups by x4, an odd last group by x2.
   template <int FIRST, int COUNT>
-  __device__ __forceinline__ static void stage_swapped_rows(const OutWord (&out)[OUT_WORDS], std::uint8_t* tile,
-                                                            int warp, int lane) {
+  __device__ __forceinline__ static void stage_swapped_rows(const float (&acc)[ACC], std::uint8_t* tile, int warp,
+                                                            int lane) {
     static_assert(SWAPPED_COL_PIECES == 1, "a 64-column block of 16-bit elements is one 128-byte piece");
     constexpr int GROUPS = COUNT / 4;
     // Lane addresses row lane % 8 of matrix lane / 8: group 2 G + lane / 16 (x2: lanes 0-15
@@ -242,12 +211,13 @@ struct TmaEpilogue {
         ptx::smem_addr(tile) + std::uint32_t(swizzled<kSwizzleBytes>(8 * (m / 2) + lane % 8, 32 * warp + 16 * (m % 2)));
     [&]<int... G>(std::integer_sequence<int, G...>) {
       ([&] {
-        constexpr int jj = 2 * G, i = (FIRST + 4 * jj) / 2;  // the pair of accumulators 2 i, 2 i + 1
+        constexpr int jj = 2 * G, i = FIRST + 4 * jj;
         constexpr std::uint32_t group = jj * 8 * kSwizzleBytes;
         if constexpr (jj + 1 < GROUPS)
-          ptx::stmatrix_x4<true>(addr + group, out[i], out[i + 1], out[i + 2], out[i + 3]);
+          ptx::stmatrix_x4<true>(addr + group, packed(acc[i], acc[i + 1]), packed(acc[i + 2], acc[i + 3]),
+                                 packed(acc[i + 4], acc[i + 5]), packed(acc[i + 6], acc[i + 7]));
         else
-          ptx::stmatrix_x2_trans(addr + group, out[i], out[i + 1]);
+          ptx::stmatrix_x2_trans(addr + group, packed(acc[i], acc[i + 1]), packed(acc[i + 2], acc[i + 3]));
       }(), ...);
     }(std::make_integer_sequence<int, (GROUPS + 1) / 2>{});
   }

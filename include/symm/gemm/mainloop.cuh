@@ -66,12 +66,8 @@ struct WgmmaMainloop {
   // One stage's wgmmas stay in flight while the next stage is issued; a stage goes back
   // to the producer once the group that read it has completed. `turn_over`: arrived on
   // once the last stage has landed (ping-pong: the other consumer's go; else null).
-  // `meanwhile()` runs once the first two stages' wgmmas are in flight (the first, if there
-  // is one only): work that must not touch acc, such as storing the last tile's outputs.
-  template <class Meanwhile>
   __device__ static void run(Accumulators& acc, Smem& s, RingPos<Cfg::STAGES>& pos, int k_tiles,
-                             int wg, bool leader, std::uint64_t* turn_over, const Meanwhile& meanwhile) {
-    if (k_tiles <= 0) meanwhile();
+                             int wg, bool leader, std::uint64_t* turn_over) {
     int reading = -1;  // stage whose wgmmas may still be in flight
     for (int kt = 0; kt < k_tiles; ++kt) {
       ptx::mbarrier_wait(&s.full[pos.stage], pos.phase);
@@ -97,7 +93,6 @@ struct WgmmaMainloop {
           }
         }
       ptx::wgmma_commit_group();
-      if (kt == (k_tiles > 1 ? 1 : 0)) meanwhile();
       ptx::wgmma_wait_group<1>();
       if (leader && reading >= 0) s.release(reading);
       reading = pos.stage;

@@ -37,7 +37,6 @@ struct WgmmaParams {
   // *wait_record (host-mapped; null: none) and traps (wait_record.hpp).
   std::uint64_t wait_timeout_ns = device::kDefaultWaitTimeoutMs * 1'000'000;
   GemmWaitRecord* wait_record = nullptr;
-  int defer_stores = 1;  // EXPERIMENT: SYMM_GEMM_DEFER_STORES=0 stores each tile at once
 };
 
 struct FallbackParams {

@@ -38,41 +38,15 @@ struct PersistentGemm {
     return TileInfo{w.tile, tile_m, tile_n, row0, col0, rows > 0 ? rows : 0, cols > 0 ? cols : 0, wg, t};
   }
 
-  // Deferred stores: a cooperative or swapped consumer stores a tile's last pieces while
-  // the next tile's first wgmmas run, so that its tensor cores do not idle through all of
-  // the epilogue (ping-pong tiles get that from the other consumer). It holds the packed
-  // outputs of those pieces beside the next tile's accumulators: as many pieces as fit its
-  // registers. Not for hooks that publish each tile (they want it out at once).
-  static constexpr int DEFERRED_PIECES = [] {
-    if (Cfg::PINGPONG || !Epilogue::STMATRIX || Hook::kNotifies) return 0;
-    const int spare = Cfg::CONSUMER_REGISTERS - kDeferredStoreRegistersBeside[Cfg::CLUSTERED] -
-                      (Hook::kPushesChunks ? kPushingHookRegisters : 0) - Mainloop::M_BLOCKS * Mainloop::ACC;
-    const int fit = spare / Epilogue::WORDS_PER_PIECE;
-    return fit < 0 ? 0 : fit < Epilogue::PIECES ? fit : Epilogue::PIECES;
-  }();
-  static constexpr int IMMEDIATE_PIECES = Epilogue::PIECES - DEFERRED_PIECES;
-
   // Consumer warpgroup wg (0-based) of worker `block` (a block, or a cluster: then `seat`
   // is the block's place in it): accumulate each unit (ping-pong: every other one, the stages of
-  // the others skipped), finish split tiles, store (deferred: during the next unit's
-  // mainloop), notify.
+  // the others skipped), finish split tiles, store, notify.
   __device__ static void consume(const WgmmaParams& p, const Hook& hook, Smem& s, int wg,
                                  int block, int workers, ClusterSeat seat) {
     const int t = threadIdx.x % kWarpgroupThreads;
     RingPos<Cfg::STAGES> pos;
     int staging = 0;
     typename Mainloop::Accumulators acc;
-    typename Epilogue::Outputs out;
-    TileInfo held{};  // the tile whose outputs `out` holds, not yet stored
-    bool pending = false;
-    const auto store_held = [&] {
-      if (!pending) return;
-      Epilogue::template store<IMMEDIATE_PIECES, Epilogue::PIECES>(out, s, p, hook, wg, t, held.row0, held.col0,
-                                                                  staging);
-      hook.tile_stored(held);
-      Epilogue::notify(hook, held, wg);
-      pending = false;
-    };
     WorkCursor cursor = p.sched.first(block, workers);
     WorkUnit w;
     hook.worker_started(block, wg, t);
@@ -89,20 +63,17 @@ struct PersistentGemm {
         turn_over = &s.turn[1 - wg];
       }
       Mainloop::zero(acc);
-      Mainloop::run(acc, s, pos, k_tiles, wg, t == 0, turn_over, store_held);
+      Mainloop::run(acc, s, pos, k_tiles, wg, t == 0, turn_over);
       // Plans of such configurations are whole tiles (config.hpp, plan.cc): no fixup code
       // in their kernels (it would only cost them registers).
       if constexpr (!Cfg::WHOLE_TILES_ONLY)
         if (!Fixup::finish(acc, p, w, wg, t, block, cluster_rank(seat, Cfg::CLUSTER_M))) continue;
       const TileInfo info = tile_info(p, w, seat, wg, t);
       if (Cfg::CLUSTERED && (info.row0 >= p.m || info.col0 >= p.n)) continue;  // a cluster's tile past M or N
-      Epilogue::pack(acc, out);
-      Epilogue::template store<0, IMMEDIATE_PIECES>(out, s, p, hook, wg, t, info.row0, info.col0, staging);
-      held = info;
-      pending = true;
-      if (DEFERRED_PIECES == 0 || !p.defer_stores) store_held();
+      Epilogue::store(acc, s, p, hook, wg, t, info.row0, info.col0, staging);
+      hook.tile_stored(info);
+      Epilogue::notify(hook, info, wg);
     }
-    store_held();
     Epilogue::template drain<Hook>(t);
     hook.worker_finished(block, wg, t);
   }
