@@ -79,6 +79,7 @@ constexpr Candidate kCandidates[] = {
     {{192, 160, 64, 4}, 0.95}, {{192, 160, 64, 4, Schedule::cooperative, 1, 2}, 0.94},
     {{256, 160, 64, 4}, 0.95}, {{256, 160, 64, 4, Schedule::cooperative, 1, 2}, 0.98},
     {{200, 128, 64, 4, Schedule::swapped}, 0.94}, {{200, 128, 64, 4, Schedule::swapped, 2}, 0.94},
+    {{144, 128, 64, 5, Schedule::swapped}, 0.94},
     {{160, 256, 64, 4, Schedule::swapped, 2}, 0.93}, {{152, 256, 64, 4, Schedule::swapped, 2}, 0.93},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
