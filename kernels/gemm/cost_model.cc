@@ -54,6 +54,12 @@ using detail::kPartialKIters;
 // rows (128x256: 0.815; bench/results/gemm/2026-12-02-swapped-af7799e). Rated 0.94: above
 // 0.97 the model would also move 16384 x N x 4096 onto it, where it has not been timed
 // untuned; the tuner takes it where it wins (777 rows with either layout of B).
+// 144x128 swapped: one wave of 11 x 12 tiles on 1536^3, and tile rows for M that 128 and 256
+// fit badly, with any K x N B read without a tail box: 1536^3 K x N 0.99 of cuBLASLt (128x144,
+// tail box: 0.92), 3296 x 4336 x 7264 0.97 (128x192 ping-pong 0.93), 864 x 1208 x 9872 K x N
+// 0.77 (0.59), but 1536^3 N x K 0.96 against 1.00 for 128x144 and 3072^3 0.97 against 1.01
+// for 128x192 ping-pong (bench/results/gemm/2026-12-03-swapped144-c00d629, -heights-eed73a7).
+// Rated as 200x128. Swapped tiles of 96, 112 and 176 rows lost on 6 of 8 shapes there.
 // 160x256 swapped pairs (B shared down a 2 x 1 cluster; each consumer two 64-column blocks
 // of 160 rows): near cuBLASLt's tile on 12296 x 2792 x 1000 (`256x152` in its column-major
 // view; bench/results/gemm/2026-12-02-profile-7b32d8f), no K x N tail box, one staging tile
