@@ -191,10 +191,10 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   json first_by_repeat = json::array();
   for (int r = 0; r < o.repeats; ++r) {
     const bool reversed = (r + problem) % 2 == 1;
-    first_by_repeat.push_back(contenders[reversed ? contenders.size() - 1 : 0].name);
     for (std::size_t i = 0; i < contenders.size(); ++i) {
       Contender& ct = contenders[reversed ? contenders.size() - 1 - i : i];
       if (!ct.valid()) continue;
+      if (first_by_repeat.size() == std::size_t(r)) first_by_repeat.push_back(ct.name);
       ct.last = do_bench(device, ct.fn, [] {}, [] {}, bo);
       ct.medians_ms.push_back(ct.last.median_ms);
     }
