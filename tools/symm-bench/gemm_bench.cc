@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "device_ops.hpp"
+#include "timing_order.hpp"
 #include "symm/baselines/cublaslt_gemm.hpp"
 #include "symm/baselines/output_check.hpp"
 #include "symm/baselines/reference_gemm.hpp"
@@ -183,22 +184,16 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   BenchOptions bo;
   bo.n_warmup = o.warmup;
   bo.n_repeat = o.iters;
-  // Every other repeat runs the contenders in reverse order, starting reversed on every
-  // other problem, so that none runs first more often over a preset: the clock drifts
-  // under load (cuBLASLt's repeats by up to 12 % in one call), and running first paid
-  // (issue4.json, alternating: ours 1.000-1.015 of cuBLASLt in the repeats it ran first,
-  // 0.981 in the one it ran second).
+  // No contender runs first more often over a preset (timing_order.hpp).
   json first_by_repeat = json::array();
-  for (int r = 0; r < o.repeats; ++r) {
-    const bool reversed = (r + problem) % 2 == 1;
-    for (std::size_t i = 0; i < contenders.size(); ++i) {
-      Contender& ct = contenders[reversed ? contenders.size() - 1 - i : i];
+  for (int r = 0; r < o.repeats; ++r)
+    for (std::size_t i : timing_order(r, problem, contenders.size())) {
+      Contender& ct = contenders[i];
       if (!ct.valid()) continue;
       if (first_by_repeat.size() == std::size_t(r)) first_by_repeat.push_back(ct.name);
       ct.last = do_bench(device, ct.fn, [] {}, [] {}, bo);
       ct.medians_ms.push_back(ct.last.median_ms);
     }
-  }
 
   Measured out;
   out.valid = std::all_of(contenders.begin(), contenders.end(), [](const Contender& ct) { return ct.valid(); });
@@ -208,16 +203,9 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
     return lt_ct.median_ms() / ct.median_ms();
   };
   out.ratio = over_lt(contenders[0]);
-  // The same from each repeat's pair (timed back to back): the median of the per-repeat
-  // ratios, steadier than the ratio of medians where the clock drifts between repeats.
+  // The same from each repeat's pair: steadier where the clock drifts between repeats.
   std::optional<double> paired;
-  if (out.ratio) {
-    std::vector<double> per_repeat;
-    for (std::size_t r = 0; r < lt_ct.medians_ms.size(); ++r)
-      per_repeat.push_back(lt_ct.medians_ms[r] / contenders[0].medians_ms[r]);
-    std::sort(per_repeat.begin(), per_repeat.end());
-    paired = per_repeat[per_repeat.size() / 2];
-  }
+  if (out.ratio) paired = paired_ratio(lt_ct.medians_ms, contenders[0].medians_ms);
   json impls = json::object();
   for (const auto& ct : contenders) {
     impls[ct.name] = validation_json(ct, s.n);

@@ -1,0 +1,20 @@
+#pragma once
+// How `symm-bench gemm` orders its contenders and pairs their repeats: pure rules, tested
+// in the cpu tier. The H200's clock drifts under load, and a contender timed first in a
+// repeat ran faster (docs/gemm.md, Benchmark), so no contender may always go first.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace symm::bench {
+
+// The contenders (indices 0 .. count - 1) in the order repeat `repeat` of the problem at
+// place `problem` in the run times them: reversed on every other repeat, and starting
+// reversed on every other problem, so each end goes first equally often over a preset.
+std::vector<std::size_t> timing_order(int repeat, int problem, std::size_t count);
+
+// The median (upper middle for an even count) of numer[r] / denom[r] over the repeats:
+// each repeat's pair was timed back to back. Throws symm::Error on empty or unequal spans.
+double paired_ratio(std::span<const double> numer, std::span<const double> denom);
+
+}  // namespace symm::bench
