@@ -46,11 +46,7 @@ struct Contender {
   BenchResult last;
 
   bool valid() const { return mismatch.wrong == 0; }
-  double median_ms() const {
-    auto v = medians_ms;
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  }
+  double median_ms() const { return repeat_median(medians_ms); }
   double spread() const {  // (slowest - fastest repeat) / median
     const auto [lo, hi] = std::minmax_element(medians_ms.begin(), medians_ms.end());
     return (*hi - *lo) / median_ms();

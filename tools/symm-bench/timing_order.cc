@@ -1,6 +1,7 @@
 #include "timing_order.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include "symm/common/error.hpp"
@@ -14,13 +15,17 @@ std::vector<std::size_t> timing_order(int repeat, int problem, std::size_t count
   return order;
 }
 
+double repeat_median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
 double paired_ratio(std::span<const double> numer, std::span<const double> denom) {
   if (numer.empty() || numer.size() != denom.size())
     throw Error("symm-bench: a paired ratio needs one time of each side per repeat");
   std::vector<double> ratios(numer.size());
   std::transform(numer.begin(), numer.end(), denom.begin(), ratios.begin(), std::divides<>());
-  std::sort(ratios.begin(), ratios.end());
-  return ratios[ratios.size() / 2];
+  return repeat_median(std::move(ratios));
 }
 
 }  // namespace symm::bench

@@ -13,8 +13,12 @@ namespace symm::bench {
 // reversed on every other problem, so each end goes first equally often over a preset.
 std::vector<std::size_t> timing_order(int repeat, int problem, std::size_t count);
 
-// The median (upper middle for an even count) of numer[r] / denom[r] over the repeats:
-// each repeat's pair was timed back to back. Throws symm::Error on empty or unequal spans.
+// symm-bench's median of its repeats: the middle value, the upper middle for an even
+// count (not empty).
+double repeat_median(std::vector<double> values);
+
+// repeat_median of numer[r] / denom[r] over the repeats: each repeat's pair was timed back
+// to back. Throws symm::Error on empty or unequal spans.
 double paired_ratio(std::span<const double> numer, std::span<const double> denom);
 
 }  // namespace symm::bench
