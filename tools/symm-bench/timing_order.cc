@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "symm/common/error.hpp"
+#include "symm/host/bench.hpp"
 
 namespace symm::bench {
 
@@ -15,10 +16,7 @@ std::vector<std::size_t> timing_order(int repeat, int problem, std::size_t count
   return order;
 }
 
-double repeat_median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
+double repeat_median(std::vector<double> values) { return summarize_samples(std::move(values), {}).median_ms; }
 
 double paired_ratio(std::span<const double> numer, std::span<const double> denom) {
   if (numer.empty() || numer.size() != denom.size())

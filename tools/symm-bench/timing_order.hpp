@@ -13,8 +13,9 @@ namespace symm::bench {
 // reversed on every other problem, so each end goes first equally often over a preset.
 std::vector<std::size_t> timing_order(int repeat, int problem, std::size_t count);
 
-// symm-bench's median of its repeats: the middle value, the upper middle for an even
-// count (not empty).
+// symm-bench's median of its repeats: do_bench's median (summarize_samples: the mean of
+// the two middle values for an even count), so that one "median" holds throughout (not
+// empty).
 double repeat_median(std::vector<double> values);
 
 // repeat_median of numer[r] / denom[r] over the repeats: each repeat's pair was timed back
