@@ -11,13 +11,16 @@
 //                neither fills (777 rows: 5 tiles of 192 at 81 % against 7 of 128 at 87 %,
 //                but 130 tiles of 192x160 make one wave where 128x256 leaves 13 SMs idle).
 //   swapped:     the consumers work on the same tile, consumer w on columns
-//                [w * BLK_N / 2, (w + 1) * BLK_N / 2) and every row, in blocks of 64: its
+//                [w * WG_N, (w + 1) * WG_N) and every row, in blocks of 64 (three
+//                consumers of 64 columns in 192-column tiles): its
 //                wgmmas multiply B's 64 rows of a block (as the wgmma's A) by A's BLK_M
 //                rows (as its B), so they hold the part transposed and the epilogue stores
 //                it transposed. The tile's height is then the wgmma's N, any multiple of
 //                8: 777 rows are 4 tiles of 200 (97 % used), and 4 x 33 tiles of 200x128
 //                make one wave on 132 SMs; 160x256 tiles make whole waves of rows that
-//                256-row tiles do not (12296 x 2792: 6.4 waves of pairs, 128x256 8.2).
+//                256-row tiles do not (12296 x 2792: 6.4 waves of pairs, 128x256 8.2);
+//                192 columns with heights of 88 or 144 rows are cuBLASLt's tiles on
+//                one-wave ragged shapes (344 x 6232: 4 x 33 tiles of 88x192).
 //   ping-pong:   each consumer owns whole tiles, the block's units taken in turn, so one
 //                consumer's epilogue runs while the other's wgmmas keep the tensor cores
 //                busy (where K is short, the epilogue is a large share of a tile's time).
@@ -44,7 +47,7 @@ namespace symm::gemm {
 // Opt-in shared memory per block on sm_90 (227 KiB); the runtime also asks the device.
 inline constexpr int kSm90MaxSmemPerBlock = 232448;
 inline constexpr int kWarpgroupThreads = 128;
-inline constexpr int kConsumers = 2;             // but 192-row tiles: consumers_for
+inline constexpr int kConsumers = 2;             // but 192-row or -column tiles: consumers_for
 inline constexpr int kSwizzleBytes = 128;        // TMA/WGMMA 128-byte swizzle
 inline constexpr int kEpilogueRows = 64;         // rows of one epilogue staging tile
 inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1024 B
@@ -60,9 +63,11 @@ constexpr int kn_tail_cols(int blk_n) { return blk_n % 64; }
 // integer in an initialiser list can select it.
 enum class Schedule : std::uint8_t { cooperative, pingpong, swapped };
 
-// Consumer warpgroups of a block (see above).
-constexpr int consumers_for(int blk_m, Schedule schedule) {
-  return schedule == Schedule::cooperative && blk_m == 3 * 64 ? 3 : kConsumers;
+// Consumer warpgroups of a block (see above): three for 192-row cooperative tiles and
+// 192-column swapped ones, a consumer per 64-row (64-column) block.
+constexpr int consumers_for(int blk_m, int blk_n, Schedule schedule) {
+  const bool three = schedule == Schedule::cooperative ? blk_m == 3 * 64 : schedule == Schedule::swapped && blk_n == 3 * 64;
+  return three ? 3 : kConsumers;
 }
 
 // Registers per thread after reallocation (setmaxnreg): the producer keeps 40, the
@@ -107,7 +112,7 @@ struct KernelConfig {
   int cluster_n = 1;  // blocks per cluster along N, sharing A's tile (multicast)
   constexpr bool pingpong() const { return schedule == Schedule::pingpong; }
   constexpr bool swapped() const { return schedule == Schedule::swapped; }
-  constexpr int consumers() const { return consumers_for(blk_m, schedule); }
+  constexpr int consumers() const { return consumers_for(blk_m, blk_n, schedule); }
   constexpr int cluster_blocks() const { return cluster_m * cluster_n; }
   constexpr bool clustered() const { return cluster_blocks() > 1; }
   // Only whole tiles per unit (no split-K, no stream-K): ping-pong, three consumers (the
@@ -147,7 +152,7 @@ struct TileConfig {
   static constexpr bool CLUSTERED = CLUSTER_BLOCKS > 1;
   static constexpr int A_PART_ROWS = BM / CN;  // rows of A each block of a cluster row loads
   static constexpr int B_PART_ROWS = BN / CM;  // nk: rows of B each block of a cluster column loads
-  static constexpr int CONSUMERS = consumers_for(BM, SCHED);
+  static constexpr int CONSUMERS = consumers_for(BM, BN, SCHED);
   // The part of a tile consumer w computes: WG_M x WG_N from (w * WG_ROW_STRIDE, w * WG_COL_STRIDE).
   static constexpr int WG_M = PINGPONG || SWAPPED ? BLK_M : BLK_M / CONSUMERS;
   static constexpr int WG_N = SWAPPED ? BLK_N / CONSUMERS : BLK_N;
@@ -201,6 +206,10 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<200, 128, 64, 4, Schedule::swapped, 2>,
                                 TileConfig<160, 256, 64, 4, Schedule::swapped, 2>,
                                 TileConfig<152, 256, 64, 4, Schedule::swapped, 2>,
+                                TileConfig<88, 192, 64, 5, Schedule::swapped>,
+                                TileConfig<88, 192, 64, 5, Schedule::swapped, 2>,
+                                TileConfig<144, 192, 64, 4, Schedule::swapped>,
+                                TileConfig<144, 192, 64, 4, Schedule::swapped, 2>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,

@@ -180,14 +180,17 @@ struct TmaEpilogue {
                     if constexpr (STMATRIX) {
                       stage_swapped_rows<FIRST, COUNT>(acc, tile, warp, lane);
                     } else {  // fp32: elements adjacent in C sit in different threads
-                      static_assert(std::is_same_v<Out, float>);
+                      // A warp's 16 columns lie in one piece: the warps of the other piece
+                      // skip it whole (a test per element cost three consumers' registers).
+                      static_assert(std::is_same_v<Out, float> && COLS % 16 == 0);
+                      if (16 * warp / COLS == cp) {
 #pragma unroll
-                      for (int j = 0; j < COUNT; ++j) {
-                        const int col = 16 * warp + lane / 4 + 8 * (((FIRST + j) / 2) % 2);
-                        const int row = 8 * (j / 4) + 2 * (lane % 4) + j % 2;
-                        if (col / COLS == cp)
+                        for (int j = 0; j < COUNT; ++j) {
+                          const int col = 16 * warp + lane / 4 + 8 * (((FIRST + j) / 2) % 2);
+                          const int row = 8 * (j / 4) + 2 * (lane % 4) + j % 2;
                           *reinterpret_cast<float*>(tile + swizzled<kSwizzleBytes>(row, (col % COLS) * 4)) =
                               acc[FIRST + j];
+                        }
                       }
                     }
                   });

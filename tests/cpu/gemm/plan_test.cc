@@ -59,6 +59,13 @@ TEST(GemmConfig, BudgetCountsEveryByte) {
   // Swapped: a consumer per 64 columns; 200 rows of A and 128 of B per stage.
   const KernelConfig swapped{200, 128, 64, 4, Schedule::swapped, 2};
   EXPECT_EQ(swapped.consumers(), 2);
+  // 192 columns swapped: a consumer per 64-column block, three; 192 rows swapped: two.
+  const KernelConfig swapped192{88, 192, 64, 5, Schedule::swapped};
+  EXPECT_EQ(swapped192.consumers(), 3);
+  EXPECT_EQ(swapped192.smem_bytes(), 5 * (88 + 192) * 128 + 3 * 2 * 8192 + 1024 + 1024);
+  EXPECT_TRUE(swapped192.whole_tiles_only());
+  EXPECT_EQ(KernelConfig({192, 128, 64, 4, Schedule::swapped}).consumers(), 2);
+  EXPECT_EQ(KernelConfig({192, 192, 64, 4}).consumers(), 3);
   // 100 accumulators per consumer thread leave room for the split-K fixup; 152 (152x256
   // pairs) and 160 (256x160 pairs) in a cluster's kernel do not.
   EXPECT_FALSE(swapped.whole_tiles_only());

@@ -67,6 +67,8 @@ __device__ __forceinline__ float (&accumulator_slice(float (&d)[TOTAL]))[N] {
 #define SYMM_WGMMA_R32_3 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 #define SYMM_WGMMA_R8_0 "%0, %1, %2, %3, %4, %5, %6, %7"
 #define SYMM_WGMMA_R8_8 "%8, %9, %10, %11, %12, %13, %14, %15"
+#define SYMM_WGMMA_R8_32 "%32, %33, %34, %35, %36, %37, %38, %39"
+#define SYMM_WGMMA_R4_40 "%40, %41, %42, %43"
 #define SYMM_WGMMA_R4_96 "%96, %97, %98, %99"
 #define SYMM_WGMMA_R8_64 "%64, %65, %66, %67, %68, %69, %70, %71"
 #define SYMM_WGMMA_R8_72 "%72, %73, %74, %75, %76, %77, %78, %79"
@@ -100,6 +102,8 @@ SYMM_DEFINE_WGMMA_TYPES(16, SYMM_WGMMA_R8_0, "8", "9", "10", "11", SYMM_WGMMA_D8
 SYMM_DEFINE_WGMMA_TYPES(32, SYMM_WGMMA_R8_0 ", " SYMM_WGMMA_R8_8, "16", "17", "18", "19", SYMM_WGMMA_D8(0),
                         SYMM_WGMMA_D8(8))
 SYMM_DEFINE_WGMMA_TYPES(64, SYMM_WGMMA_R32_0, "32", "33", "34", "35", SYMM_WGMMA_D32(0))
+SYMM_DEFINE_WGMMA_TYPES(88, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R8_32 ", " SYMM_WGMMA_R4_40, "44", "45", "46", "47",
+                        SYMM_WGMMA_D32(0), SYMM_WGMMA_D8(32), SYMM_WGMMA_D4(40))
 SYMM_DEFINE_WGMMA_TYPES(128, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1, "64", "65", "66", "67",
                         SYMM_WGMMA_D32(0), SYMM_WGMMA_D32(32))
 SYMM_DEFINE_WGMMA_TYPES(144, SYMM_WGMMA_R32_0 ", " SYMM_WGMMA_R32_1 ", " SYMM_WGMMA_R8_64, "72",
@@ -133,6 +137,8 @@ SYMM_DEFINE_WGMMA_TYPES(256,
 #undef SYMM_WGMMA_R32_3
 #undef SYMM_WGMMA_R8_0
 #undef SYMM_WGMMA_R8_8
+#undef SYMM_WGMMA_R8_32
+#undef SYMM_WGMMA_R4_40
 #undef SYMM_WGMMA_R8_64
 #undef SYMM_WGMMA_R8_72
 #undef SYMM_WGMMA_R4_72
