@@ -18,8 +18,8 @@
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
 # rows straddling 32-byte sectors (copies off), short K, one small wave.
 # probes: the GEMM GPU test (unless GPU_TESTS=0), then each line "M N K dtype layout
-# config [VAR=value ...]" of the file $PROBES (# starts a comment; config "-": the untuned
-# plan) timed against cuBLASLt (2 repeats), into probes.log and one results JSON per probe
+# config [VAR=value ...]" of the file $PROBES (# starts a comment; config "-": symm-bench's
+# plan, tuned unless --no-tune is among the extra arguments) timed against cuBLASLt (2 repeats), into probes.log and one results JSON per probe
 # (probe-N.json, N its line among the probes, in probes.tgz).
 # To carry binaries to the GPU machine (no build there): here,
 #   SYMM_GIT_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-gemm-check.sh build
@@ -200,7 +200,7 @@ if [ "$mode" = probes ]; then
     probe=$((probe + 1))
     say "probe $probe: $m x $n x $k $dtype $layout $config $vars"
     forced=(--config "$config")
-    [ "$config" = - ] && forced=()  # "-": the untuned plan
+    [ "$config" = - ] && forced=()  # "-": symm-bench's plan
     env $vars timeout 60 "$bin/symm-bench" gemm --mnk "$m" "$n" "$k" --dtype "$dtype" --layout "$layout" \
       "${forced[@]}" --repeats 2 --output "$OUT/probes/probe-$probe.json" "$@" </dev/null 2>&1 |
       grep -E "^ +[0-9]|rror|nvalid|refused"

@@ -60,6 +60,15 @@ using detail::kPartialKIters;
 // 0.77 (0.59), but 1536^3 N x K 0.96 against 1.00 for 128x144 and 3072^3 0.97 against 1.01
 // for 128x192 ping-pong (bench/results/gemm/2026-12-03-swapped144-c00d629, -heights-eed73a7).
 // Rated as 200x128. Swapped tiles of 96, 112 and 176 rows lost on 6 of 8 shapes there.
+// 192-column swapped tiles (three consumers): cuBLASLt's tiles on one-wave ragged shapes
+// (88x192 pairs on 344 x 6232 x 14872, 144x192 pairs on 3160 x 3384 x 10392). Forced against
+// the tuned plan, same call (bench/results/gemm/2026-12-03-swapped192-009a523): 144x192
+// pairs 0.956 / 0.905 on 3160 x 3384 x 10392, 0.923 / 0.870 on 4216 x 3848 x 3176, 0.915 /
+// 0.893 on 777 x 4104 x 8200, 1.000 / 1.009 on 8192^3, but 0.919 / 0.953 on 6800 x 4024 x
+// 5064; alone 0.976 / 0.909 on 4136 x 1680 x 6224 and 0.783 / 0.905 on 3160 x 3384 x 10392;
+// 88x192 pairs 0.84 / 0.71 on 344 x 6232 x 14872 (K x N 0.87 / 0.75), but 0.73 on 8192^3
+// and 0.79 / 0.91 on 2192 x 4728 x 4376 (n88 wgmmas: more operand bytes per multiply-add),
+// rated for that; 88x192 alone lost to its pair (0.64) and is not built.
 // 160x256 swapped pairs (B shared down a 2 x 1 cluster; each consumer two 64-column blocks
 // of 160 rows): near cuBLASLt's tile on 12296 x 2792 x 1000 (`256x152` in its column-major
 // view; bench/results/gemm/2026-12-02-profile-7b32d8f), no K x N tail box, one staging tile
@@ -86,6 +95,8 @@ constexpr Candidate kCandidates[] = {
     {{256, 160, 64, 4}, 0.95}, {{256, 160, 64, 4, Schedule::cooperative, 1, 2}, 0.98},
     {{200, 128, 64, 4, Schedule::swapped}, 0.94}, {{200, 128, 64, 4, Schedule::swapped, 2}, 0.94},
     {{144, 128, 64, 5, Schedule::swapped}, 0.94},
+    {{144, 192, 64, 4, Schedule::swapped, 2}, 0.97}, {{144, 192, 64, 4, Schedule::swapped}, 0.90},
+    {{88, 192, 64, 5, Schedule::swapped, 2}, 0.75},
     {{160, 256, 64, 4, Schedule::swapped, 2}, 0.93}, {{152, 256, 64, 4, Schedule::swapped, 2}, 0.93},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},

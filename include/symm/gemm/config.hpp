@@ -206,7 +206,6 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<200, 128, 64, 4, Schedule::swapped, 2>,
                                 TileConfig<160, 256, 64, 4, Schedule::swapped, 2>,
                                 TileConfig<152, 256, 64, 4, Schedule::swapped, 2>,
-                                TileConfig<88, 192, 64, 5, Schedule::swapped>,
                                 TileConfig<88, 192, 64, 5, Schedule::swapped, 2>,
                                 TileConfig<144, 192, 64, 4, Schedule::swapped>,
                                 TileConfig<144, 192, 64, 4, Schedule::swapped, 2>,
