@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <type_traits>
 #include <vector>
 
@@ -56,7 +57,7 @@ std::uint32_t operand_alignment(std::uintptr_t address) {
   return alignment;
 }
 
-CublasLtGemm::CublasLtGemm(const gemm::GemmProblem& p, cudaStream_t stream)
+CublasLtGemm::CublasLtGemm(const gemm::GemmProblem& p, cudaStream_t stream, const OutputCheck& output_ok)
     : align_a_(operand_alignment(address_of(p.a))),
       align_b_(operand_alignment(address_of(p.b))),
       align_c_(operand_alignment(address_of(p.c))) {
@@ -83,19 +84,37 @@ CublasLtGemm::CublasLtGemm(const gemm::GemmProblem& p, cudaStream_t stream)
       throw Error(fmt::format("{}cuBLASLt offers no algorithm for {} x {} x {} ({} operands)",
                               rank_prefix(), p.m, p.n, p.k, gemm::to_string(p.in_dtype)));
 
+    // Candidates whose output fails the check drop out (unless all do).
+    std::vector<std::size_t> competing(results.size());
+    std::iota(competing.begin(), competing.end(), std::size_t{0});
+    if (output_ok) {
+      const std::size_t out_bytes = gemm::dtype_bytes(p.out_dtype);
+      std::vector<std::size_t> passed;
+      for (std::size_t i : competing) {
+        check_cuda(cudaMemset2DAsync(p.c, std::size_t(p.ldc) * out_bytes, 0xFF, std::size_t(p.n) * out_bytes,
+                                     std::size_t(p.m), stream),
+                   "cudaMemset2DAsync(poison C)");
+        algo_ = results[i].algo;
+        run(p.a, p.b, p.c, stream);
+        if (output_ok()) passed.push_back(i);
+      }
+      if (!passed.empty()) competing = std::move(passed);
+    }
     // The fastest candidate, timed as the benchmark times both sides and as Gemm::tune
     // picks our plans (after an L2 flush each, interleaved rounds; bench.hpp, fastest_of).
     CudaBenchDevice timer(stream);
     std::vector<std::function<void()>> runs;
-    for (const auto& result : results)
-      runs.push_back([this, &p, stream, algo = result.algo] {
+    for (std::size_t i : competing)
+      runs.push_back([this, &p, stream, algo = results[i].algo] {
         algo_ = algo;
         run(p.a, p.b, p.c, stream);
       });
-    const std::size_t pick = fastest_of(timer, runs, kTrialRounds).index;
+    const std::size_t pick = competing[fastest_of(timer, runs, kTrialRounds).index];
     algo_ = results[pick].algo;
     candidates_ = static_cast<int>(results.size());
-    chosen_ = fmt::format("algo {} of {}", pick, candidates_);
+    const std::size_t refused = results.size() - competing.size();
+    chosen_ = fmt::format("algo {} of {}{}", pick, candidates_,
+                          refused ? fmt::format(", {} refused: wrong output", refused) : "");
   } catch (...) {
     release();
     throw;

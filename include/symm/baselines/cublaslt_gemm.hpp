@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,12 @@ class CublasLtGemm {
   // (row-major, as symm::gemm sees it) and picks the fastest heuristic candidate by
   // running each on p's operands on `stream` (p.c is overwritten). The candidates may
   // assume operands as aligned as p's (up to 256 bytes): run() refuses less aligned ones.
-  CublasLtGemm(const gemm::GemmProblem& p, cudaStream_t stream);
+  // With `output_ok` (true where p.c, poisoned before each candidate's first run, now holds
+  // an acceptable C), only candidates that pass compete: some of cuBLASLt's split-K
+  // candidates reduce in the output type and land several units off (2048 x 32001 x 4096
+  // bf16: 14861 elements beyond two units of rounding). If none passes, all compete.
+  using OutputCheck = std::function<bool()>;
+  CublasLtGemm(const gemm::GemmProblem& p, cudaStream_t stream, const OutputCheck& output_ok = {});
   ~CublasLtGemm();
   CublasLtGemm(const CublasLtGemm&) = delete;
   CublasLtGemm& operator=(const CublasLtGemm&) = delete;
@@ -30,7 +36,7 @@ class CublasLtGemm {
   void run(const void* a, const void* b, void* c, cudaStream_t stream) const;
 
   int candidates() const { return candidates_; }
-  const std::string& chosen() const { return chosen_; }  // "algo i of n"
+  const std::string& chosen() const { return chosen_; }  // "algo i of n[, r refused: wrong output]"
 
  private:
   static constexpr std::size_t kWorkspaceBytes = std::size_t{64} << 20;
