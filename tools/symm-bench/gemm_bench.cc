@@ -85,6 +85,7 @@ class WaitReportsOnError {
 struct Measured {
   json row;
   std::optional<double> ratio;                      // ours / cublasLt TFLOPS, when both passed
+  std::optional<double> paired;                     // the median of the repeats' ratios, likewise
   std::vector<std::optional<double>> fewer_ratios;  // ours on fewer SMs / cublasLt, likewise
   bool valid = false;                               // every contender passed
 };
@@ -204,8 +205,7 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   };
   out.ratio = over_lt(contenders[0]);
   // The same from each repeat's pair: steadier where the clock drifts between repeats.
-  std::optional<double> paired;
-  if (out.ratio) paired = paired_ratio(lt_ct.medians_ms, contenders[0].medians_ms);
+  if (out.ratio) out.paired = paired_ratio(lt_ct.medians_ms, contenders[0].medians_ms);
   json impls = json::object();
   for (const auto& ct : contenders) {
     impls[ct.name] = validation_json(ct, s.n);
@@ -229,7 +229,7 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
              {"layout", gemm::to_string(o.layout)}, {"seed", seed}, {"valid", out.valid},
              {"tolerance", {{"rtol", tol.rtol}, {"atol", tol.atol}}},
              {"ratio_ours_over_cublaslt", out.ratio ? json(*out.ratio) : json(nullptr)},
-             {"ratio_paired", paired ? json(*paired) : json(nullptr)}, {"first_by_repeat", first_by_repeat},
+             {"ratio_paired", out.paired ? json(*out.paired) : json(nullptr)}, {"first_by_repeat", first_by_repeat},
              {"impls", impls}};
 
   print_row(s, dtype, plan, contenders, out.ratio, tol);
@@ -245,6 +245,14 @@ std::optional<double> geomean(const std::vector<std::optional<double>>& v) {
     if (x) log_sum += std::log(*x), ++n;
   if (n == 0) return std::nullopt;
   return std::exp(log_sum / n);
+}
+
+// The smallest of the ratios present; none when there are none.
+std::optional<double> lowest_of(const std::vector<std::optional<double>>& v) {
+  std::optional<double> lowest;
+  for (const auto& x : v)
+    if (x && (!lowest || *x < *lowest)) lowest = x;
+  return lowest;
 }
 
 }  // namespace
@@ -267,7 +275,7 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
   for (int f : o.fewer_sms) fmt::print(" {:>8}", fmt::format("{}SM TF", limits.sm_count - f));
   fmt::print("\n");
 
-  std::vector<std::optional<double>> ratios;
+  std::vector<std::optional<double>> ratios, paired;
   std::vector<std::vector<std::optional<double>>> fewer_ratios(o.fewer_sms.size());
   bool all_valid = true;
   int problem = 0;
@@ -276,6 +284,7 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
       Measured m = measure(shape, dtype, o, device, stream, limits, problem++);
       results.add_row(std::move(m.row));
       ratios.push_back(m.ratio);
+      paired.push_back(m.paired);
       for (std::size_t i = 0; i < m.fewer_ratios.size(); ++i) fewer_ratios[i].push_back(m.fewer_ratios[i]);
       all_valid = all_valid && m.valid;
     }
@@ -285,13 +294,16 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
   json summary = {{"summary", true}, {"problems", ratios.size()}, {"problems_compared", timed},
                   {"all_outputs_valid", all_valid}};
   if (const auto g = geomean(ratios)) {
-    double lowest = *g;
-    for (const auto& r : ratios)
-      if (r) lowest = std::min(lowest, *r);
+    const double lowest = *lowest_of(ratios);
     summary["geomean_ours_over_cublaslt"] = *g;
     summary["min_ours_over_cublaslt"] = lowest;
     fmt::print("geomean ours/cuBLAS {:.3f}, min {:.3f} over {} of {} problems{}\n", *g, lowest, timed,
                ratios.size(), all_valid ? "" : "; SOME OUTPUTS WRONG (not timed, above)");
+    // Paired (each repeat's two times back to back): what drift between repeats cannot skew.
+    summary["geomean_paired"] = *geomean(paired);
+    summary["min_paired"] = *lowest_of(paired);
+    fmt::print("paired (per-repeat ratios' median): geomean {:.3f}, min {:.3f}\n", *geomean(paired),
+               *lowest_of(paired));
   } else {
     fmt::print("no problem had both ours and cuBLAS right: nothing compared; SOME OUTPUTS WRONG (above)\n");
   }
