@@ -19,12 +19,14 @@
 # rows straddling 32-byte sectors (copies off), short K, one small wave.
 # probes: the GEMM GPU test (unless GPU_TESTS=0), then each line "M N K dtype layout
 # config [VAR=value ...]" of the file $PROBES (# starts a comment; config "-": symm-bench's
-# plan, tuned unless --no-tune is among the extra arguments) timed against cuBLASLt (2 repeats), into probes.log and one results JSON per probe
-# (probe-N.json, N its line among the probes, in probes.tgz).
+# plan, tuned unless --no-tune is among the extra arguments) timed against cuBLASLt (2
+# repeats), into probes.log and one results JSON per probe (probe-N.json, N its line among
+# the probes, in probes.tgz).
 # To carry binaries to the GPU machine (no build there): here,
 #   SYMM_GIT_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-gemm-check.sh build
 #   mkdir -p build/carry && cp build/gemm-out/bin/COMMIT build/carry/ &&
-#   tar cJf build/carry/bin.tar.xz -C build/gemm-out/bin symm-bench symm_gemm_gpu_test symm_gemm_plan_test
+#   tar cJf build/carry/bin.tar.xz -C build/gemm-out/bin symm-bench symm_gemm_gpu_test symm_gemm_plan_test \
+#     symm_cublaslt_candidates_gpu_test
 #   # then run there with carry: ["build/carry"]
 # Logs and results go to $OUT (default build/gemm-out). The build is a standalone project
 # of the GEMM's folders (plus src/launch and src/runtime for do_bench), so half-finished
@@ -69,7 +71,7 @@ include(SymmDependencies)
 include(SymmCuda)
 include(SymmTargets)
 enable_testing()
-foreach(d src/launch src/runtime src/device src/baselines kernels/gemm kernels/ops tools/symm-bench tests/support tests/cpu/gemm tests/gpu/gemm)
+foreach(d src/launch src/runtime src/device src/baselines kernels/gemm kernels/ops tools/symm-bench tests/support tests/cpu/gemm tests/gpu/gemm tests/gpu/harness tests/gpu/baselines)
   if(EXISTS $root/\${d}/CMakeLists.txt)
     string(REPLACE "/" "_" b \${d})
     add_subdirectory($root/\${d} \${b})
@@ -79,7 +81,7 @@ EOF
   cmake -S "$src" -B "$root/build/dev" -G Ninja -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
     -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
   if ! timeout 900 cmake --build "$root/build/dev" -j "$(nproc)" --target symm_gemm_plan_test \
-    symm_gemm_gpu_test symm-bench symm_gemm_ptx symm_ops_ptx >"$OUT/build.log" 2>&1; then
+    symm_gemm_gpu_test symm-bench symm_cublaslt_candidates_gpu_test symm_gemm_ptx symm_ops_ptx >"$OUT/build.log" 2>&1; then
     grep -E "error|FAILED" "$OUT/build.log" | head -20
     say "build failed: $OUT/build.log"
     exit 1
@@ -88,6 +90,7 @@ EOF
   bin=$OUT/bin
   mkdir -p "$bin"
   cp "$root"/build/dev/tests_cpu_gemm/symm_gemm_plan_test "$root"/build/dev/tests_gpu_gemm/symm_gemm_gpu_test \
+    "$root"/build/dev/tests_gpu_baselines/symm_cublaslt_candidates_gpu_test \
     "$root"/build/dev/tools_symm-bench/symm-bench "$bin"/ || exit 1
   echo "${SYMM_GIT_COMMIT:-unknown}" >"$bin/COMMIT"
 fi
@@ -192,6 +195,8 @@ if [ "$mode" = probes ]; then
   if [ "${GPU_TESTS:-1}" != 0 ]; then
     say "GEMM GPU test"
     timeout 240 "$bin/symm_gemm_gpu_test" >"$OUT/gemm_test.log" 2>&1 || failed gemm-tests
+    # The baseline the probes are timed against: its choice among cuBLASLt's candidates.
+    timeout 60 "$bin/symm_cublaslt_candidates_gpu_test" >>"$OUT/gemm_test.log" 2>&1 || failed cublaslt-candidates
     grep -E "^\[  FAILED|PASSED|FAILED TEST|tests ran" "$OUT/gemm_test.log" | head -30
   fi
   mkdir -p "$OUT/probes"
