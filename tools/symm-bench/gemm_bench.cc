@@ -300,10 +300,10 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
     fmt::print("geomean ours/cuBLAS {:.3f}, min {:.3f} over {} of {} problems{}\n", *g, lowest, timed,
                ratios.size(), all_valid ? "" : "; SOME OUTPUTS WRONG (not timed, above)");
     // Paired (each repeat's two times back to back): what drift between repeats cannot skew.
-    summary["geomean_paired"] = *geomean(paired);
-    summary["min_paired"] = *lowest_of(paired);
-    fmt::print("paired (per-repeat ratios' median): geomean {:.3f}, min {:.3f}\n", *geomean(paired),
-               *lowest_of(paired));
+    const double paired_geomean = *geomean(paired), paired_lowest = *lowest_of(paired);
+    summary["geomean_paired"] = paired_geomean;
+    summary["min_paired"] = paired_lowest;
+    fmt::print("paired (per-repeat ratios' median): geomean {:.3f}, min {:.3f}\n", paired_geomean, paired_lowest);
   } else {
     fmt::print("no problem had both ours and cuBLAS right: nothing compared; SOME OUTPUTS WRONG (above)\n");
   }
