@@ -148,7 +148,7 @@ constexpr double kFloorTieBreak = 1e-3;
 double memory_floor(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
   const double in = dtype_bytes(p.in_dtype), out = dtype_bytes(p.out_dtype);
   const double tile_partial_bytes = double(c.blk_m) * c.blk_n * 4 * 2;  // written, then read
-  const double partials = s.stream_k() ? double(num_blocks) : double(s.num_tiles()) * (s.k_splits - 1);
+  const double partials = s.stream_k() ? double(num_blocks) : double(s.split_tiles()) * (s.k_splits - 1);
   const double bytes = in * double(p.k) * double(p.m + p.n) + out * double(p.m) * double(p.n) +
                        partials * tile_partial_bytes;
   return bytes / kMemoryBytesPerFullTileKIter * (128.0 * 256.0);
@@ -170,9 +170,12 @@ double predicted_cost(const KernelConfig& c, const TileScheduler& s, int num_blo
               kStreamKIterCost * std::ceil(double(s.stream_k_iters()) / workers) +
               2 * kPartialKIters + sk_tiles * epilogue_k_iters(c);
   } else {
-    const double waves = std::ceil(double(s.num_units()) / workers);
+    // The whole tiles' waves (dp_tiles: a multiple of the workers), then the split ones'.
+    const double dp_waves = std::ceil(double(s.dp_tiles) / workers);
+    const double split_waves = std::ceil(double(s.split_tiles()) * s.k_splits / workers);
     const double extra = epilogue_k_iters(c) + kPartialKIters * (s.k_splits - 1);
-    busiest = waves * (std::ceil(double(s.k_iters) / s.k_splits) + extra);
+    busiest = dp_waves * (s.k_iters + epilogue_k_iters(c)) +
+              split_waves * (std::ceil(double(s.k_iters) / s.k_splits) + extra);
   }
   return busiest * double(c.blk_m * c.blk_n) / detail::efficiency(c, b_layout);
 }
@@ -192,7 +195,8 @@ double efficiency(const KernelConfig& c, BLayout b_layout) {
 
 double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
   // Blocks whose tiles of a cluster's unit lie past M or N only load for their partners.
-  const double tiles_of_c = double(ceil_div(p.m, c.blk_m) * ceil_div(p.n, c.blk_n)) * s.k_splits;
+  const double tiles_of_c =
+      double(ceil_div(p.m, c.blk_m) * ceil_div(p.n, c.blk_n)) * s.num_units() / s.num_tiles();
   const double blocks_per_busy_block =
       c.clustered() ? num_blocks / std::max(1.0, std::min(double(num_blocks), tiles_of_c)) : 1.0;
   const double compute = predicted_cost(c, s, num_blocks, p.b_layout) * blocks_per_busy_block;

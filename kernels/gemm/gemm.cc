@@ -58,6 +58,7 @@ GemmOptions GemmOptions::from_env() {
   o.gsize_m = env_int("SYMM_GEMM_GSIZE_M", o.gsize_m);
   o.k_splits = env_int("SYMM_GEMM_SPLITS", o.k_splits);
   o.stream_k = env_int("SYMM_GEMM_STREAM_K", o.stream_k);
+  o.split_tail = env_int("SYMM_GEMM_SPLIT_TAIL", o.split_tail);
   o.pingpong = env_int("SYMM_GEMM_PINGPONG", o.pingpong);
   o.clusters = env_int("SYMM_GEMM_CLUSTERS", o.clusters);
   const int copies = env_int("SYMM_GEMM_OPERAND_COPIES", 1);

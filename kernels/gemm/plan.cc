@@ -54,9 +54,9 @@ int blocks_used(const KernelConfig& c, const TileScheduler& s, int blocks) {
 }
 
 // Ping-pong, swapped and three-consumer kernels take whole tiles only (config.hpp): not
-// with forced splits or stream-K.
+// with forced splits, stream-K or a forced split of the last wave.
 bool schedule_allowed(const KernelConfig& c, const GemmOptions& o) {
-  return !c.whole_tiles_only() || (o.k_splits <= 1 && o.stream_k != 1);
+  return !c.whole_tiles_only() || (o.k_splits <= 1 && o.stream_k != 1 && o.split_tail != 1);
 }
 
 bool schedule_wanted(const KernelConfig& c, const GemmOptions& o) {
@@ -91,23 +91,48 @@ bool stream_k_fits(const TileScheduler& s, int workers, bool forced) {
   return forced || (s.dp_tiles > 0 && s.num_tiles() % workers != 0);
 }
 
+// s with K split `splits` ways: every tile, or (tail) only the tiles of the part-empty last
+// wave, after the full waves' whole tiles (scheduler.hpp). One split is data-parallel.
+TileScheduler with_splits(TileScheduler s, int splits, bool tail, int workers) {
+  s.k_splits = std::min(splits, s.k_iters);
+  s.dp_tiles = tail && s.k_splits > 1 && workers > 0 ? s.num_tiles() / workers * workers : 0;
+  return s;
+}
+
+// Whether the tail split of s over `workers` leaves something to split after a full wave.
+bool tail_split_fits(const TileScheduler& s, int workers) {
+  return workers > 0 && s.num_tiles() > workers && s.num_tiles() % workers != 0;
+}
+
+// The split-K schedules worth weighing: every split factor the K iterations allow, of
+// every tile (unless split_tail is 1) and, where a part-empty last wave follows full ones,
+// of its tiles only (unless split_tail is 0).
+std::vector<TileScheduler> split_schedules(const TileScheduler& unsplit, int workers, int split_tail) {
+  std::vector<TileScheduler> splits;
+  const int max_splits = std::clamp(unsplit.k_iters / kMinKItersPerSplit, 1, kMaxSplits);
+  for (int n = 2; n <= max_splits; ++n) {
+    if (split_tail != 1) splits.push_back(with_splits(unsplit, n, false, workers));
+    if (split_tail != 0 && tail_split_fits(unsplit, workers)) splits.push_back(with_splits(unsplit, n, true, workers));
+  }
+  return splits;
+}
+
 // The decomposition of config c (data-parallel, split-K or stream-K) with the lowest cost.
 TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const GemmOptions& o,
                             int blocks) {
   const TileScheduler unsplit = schedule(c, p, 1, o.gsize_m);
   if (c.whole_tiles_only()) return unsplit;
-  if (o.k_splits > 0) return schedule(c, p, std::min(o.k_splits, unsplit.k_iters), o.gsize_m);
   const int workers = blocks / c.cluster_blocks();
+  const bool tail = o.split_tail == 1 && tail_split_fits(unsplit, workers);
+  if (o.k_splits > 0) return with_splits(unsplit, o.k_splits, tail, workers);
   const TileScheduler stream = stream_k_schedule(unsplit, workers);
   if (o.stream_k == 1 && stream_k_fits(stream, workers, true)) return stream;
   const double base = predicted_cost(c, unsplit, blocks, p.b_layout);
   TileScheduler best = unsplit;
-  double best_cost = base;
-  const int max_splits = std::clamp(unsplit.k_iters / kMinKItersPerSplit, 1, kMaxSplits);
-  for (int splits = 2; splits <= max_splits; ++splits) {
-    const TileScheduler split = schedule(c, p, splits, o.gsize_m);
+  double best_cost = tail ? std::numeric_limits<double>::infinity() : base;  // forced: the cheapest split
+  for (const TileScheduler& split : split_schedules(unsplit, workers, o.split_tail)) {
     const double cost = predicted_cost(c, split, blocks, p.b_layout);
-    if (cost < best_cost && cost < kMinSplitGain * base) best = split, best_cost = cost;
+    if (cost < best_cost && (tail || cost < kMinSplitGain * base)) best = split, best_cost = cost;
   }
   if (o.stream_k != 0 && stream_k_fits(stream, workers, false)) {
     const double cost = predicted_cost(c, stream, blocks, p.b_layout);
@@ -147,6 +172,10 @@ std::string clamp_notes(const GemmOptions& o, const Plan& plan, const DeviceLimi
                          asked, o.num_blocks > 0 ? "SYMM_GEMM_SMS" : "one per SM", plan.config.cluster_blocks());
   if (!wgmma && o.num_blocks > 0)
     notes += "; num_blocks (SYMM_GEMM_SMS) does not apply to the fallback (a block per tile and split)";
+  if (wgmma && o.split_tail == 1 && (plan.sched.dp_tiles == 0 || plan.sched.stream_k()))
+    notes += fmt::format("; split_tail=1 (SYMM_GEMM_SPLIT_TAIL) not used: {}",
+                         plan.config.whole_tiles_only() ? "this configuration computes whole tiles only"
+                                                        : "no part-empty wave of tiles follows a full one");
   if (wgmma && o.stream_k == 1 && !plan.sched.stream_k())
     notes += fmt::format("; stream_k=1 (SYMM_GEMM_STREAM_K) not used: {}",
                          o.k_splits > 0 ? "k_splits (SYMM_GEMM_SPLITS) is given"
@@ -190,9 +219,15 @@ std::string validate(const GemmOptions& o) {
   if (o.clusters == 1 && o.num_blocks == 1)
     return "clusters=1 (SYMM_GEMM_CLUSTERS) runs blocks in clusters of 2 or more: num_blocks=1 (SYMM_GEMM_SMS) "
            "is too few; give 2 or more, or 0 for every SM";
-  if (o.pingpong == 1 && (o.k_splits > 1 || o.stream_k == 1))
+  if (o.split_tail < -1 || o.split_tail > 1)
+    return fmt::format("split_tail (SYMM_GEMM_SPLIT_TAIL) is {}; give 0 (never), -1 (heuristic) or 1 (always)",
+                       o.split_tail);
+  if (o.pingpong == 1 && (o.k_splits > 1 || o.stream_k == 1 || o.split_tail == 1))
     return "pingpong=1 (SYMM_GEMM_PINGPONG) computes whole tiles only: it cannot be combined with k_splits > 1 "
-           "(SYMM_GEMM_SPLITS) or stream_k=1 (SYMM_GEMM_STREAM_K)";
+           "(SYMM_GEMM_SPLITS), stream_k=1 (SYMM_GEMM_STREAM_K) or split_tail=1 (SYMM_GEMM_SPLIT_TAIL)";
+  if (o.stream_k == 1 && o.split_tail == 1)
+    return "stream_k=1 (SYMM_GEMM_STREAM_K) and split_tail=1 (SYMM_GEMM_SPLIT_TAIL) both decide how the last "
+           "wave of tiles is spread: give one of them";
   return {};
 }
 
@@ -252,13 +287,24 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
       variant.num_blocks = blocks_used(config, stream, blocks);
       scored.emplace_back(cost(stream, variant.num_blocks), variant);
     }
-    const int splits = plan.sched.k_splits;
-    for (int other : {splits - 1, splits + 1}) {
-      if (plan.sched.stream_k() || o.k_splits > 0 || splits == 1 || other < 1) continue;
+    std::vector<TileScheduler> variants;
+    const TileScheduler& chosen = plan.sched;
+    const bool tail = chosen.dp_tiles > 0 && !chosen.stream_k();
+    if (!chosen.stream_k() && o.k_splits == 0 && chosen.k_splits > 1)
+      for (int other : {chosen.k_splits - 1, chosen.k_splits + 1}) variants.push_back(with_splits(chosen, other, tail, workers));
+    // Splitting only the last wave's tiles, where the plan splits none or all of them.
+    if (!config.whole_tiles_only() && o.k_splits == 0 && o.split_tail == -1 && !chosen.stream_k() && !tail) {
+      std::optional<std::pair<double, TileScheduler>> best_tail;
+      for (const TileScheduler& split : split_schedules(schedule(config, p, 1, o.gsize_m), workers, 1))
+        if (const double c = cost(split, blocks_used(config, split, blocks)); split.dp_tiles > 0 && (!best_tail || c < best_tail->first))
+          best_tail = {c, split};
+      if (best_tail) variants.push_back(best_tail->second);
+    }
+    for (const TileScheduler& sched : variants) {
       Plan variant = plan;
-      variant.sched.k_splits = std::min(other, plan.sched.k_iters);
-      variant.num_blocks = blocks_used(config, variant.sched, blocks);
-      scored.emplace_back(cost(variant.sched, variant.num_blocks), variant);
+      variant.sched = sched;
+      variant.num_blocks = blocks_used(config, sched, blocks);
+      scored.emplace_back(cost(sched, variant.num_blocks), variant);
     }
     scored.emplace_back(cost(plan.sched, plan.num_blocks), std::move(plan));
   };
@@ -268,7 +314,8 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   // The tuner's few runs go to other configurations, not to a second copy choice of one.
   const auto same_but_copies = [](const Plan& a, const Plan& b) {
-    return a.config == b.config && a.sched.k_splits == b.sched.k_splits && a.sched.stream_k() == b.sched.stream_k();
+    return a.config == b.config && a.sched.k_splits == b.sched.k_splits && a.sched.stream_k() == b.sched.stream_k() &&
+           a.sched.dp_tiles == b.sched.dp_tiles;
   };
   std::vector<Plan> plans;
   for (auto& [cost, plan] : scored) {
@@ -315,8 +362,9 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
                               o.config->cluster_blocks()));
     if (!schedule_allowed(*o.config, o))
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) computes whole tiles only; "
-                              "it cannot run with k_splits={} (SYMM_GEMM_SPLITS) or stream_k=1 "
-                              "(SYMM_GEMM_STREAM_K): drop those or pick a cooperative configuration",
+                              "it cannot run with k_splits={} (SYMM_GEMM_SPLITS), stream_k=1 "
+                              "(SYMM_GEMM_STREAM_K) or split_tail=1 (SYMM_GEMM_SPLIT_TAIL): drop those or "
+                              "pick a cooperative configuration",
                               to_string(*o.config), o.k_splits));
     // The cheaper way to read straddling rows, for this configuration.
     std::pair<double, Plan> best{std::numeric_limits<double>::infinity(), Plan{}};
@@ -346,12 +394,12 @@ WorkspaceLayout workspace_layout(const Plan& plan) {
   layout.copy_c_bytes = round(plan.copies.c.bytes());
   const TileScheduler& s = plan.sched;
   if (s.k_splits < 2 && !s.stream_k()) return layout;
-  // WGMMA split-K: per (block's tile of a unit, split but the last); stream-K: per block
-  // (its one partial); counters per consumer warpgroup. Fallback: per (tile, split), one
-  // counter per tile.
+  // WGMMA split-K: per (block's split tile of a unit, split but the last); stream-K: per
+  // block (its one partial); counters per consumer warpgroup. Fallback: per (tile, split),
+  // one counter per tile.
   const bool wgmma = plan.kind == KernelKind::wgmma;
   const std::size_t owners = s.stream_k() ? std::size_t(plan.num_blocks)
-                                          : std::size_t(s.num_tiles()) * (wgmma ? plan.config.cluster_blocks() : 1);
+                                          : std::size_t(s.split_tiles()) * (wgmma ? plan.config.cluster_blocks() : 1);
   const std::size_t partials = s.stream_k() ? owners : owners * (s.k_splits - (wgmma ? 1 : 0));
   const std::size_t counters = owners * (wgmma ? plan.config.consumers() : 1) * sizeof(int);
   layout.counter_bytes = round(counters);
@@ -369,13 +417,18 @@ std::string plan_mismatch(const GemmProblem& p, const Plan& plan) {
                      s.tiles_m, s.tiles_n, s.k_iters, p.m, p.n, p.k, want.tiles_m, want.tiles_n, want.k_iters);
 }
 
+std::string decomposition(const TileScheduler& s) {
+  if (s.stream_k()) return "stream-K";
+  if (s.dp_tiles > 0 && s.k_splits > 1)
+    return fmt::format("k_splits={} of the last {} tiles ({} whole)", s.k_splits, s.split_tiles(), s.dp_tiles);
+  return fmt::format("k_splits={}", s.k_splits);
+}
+
 std::string describe(const GemmProblem& p, const Plan& plan) {
   const std::string kernel =
       plan.kind == KernelKind::wgmma
           ? fmt::format("wgmma {} {} blocks={} gsize_m={} ({} tiles)", to_string(plan.config),
-                        plan.sched.stream_k() ? std::string("stream-K")
-                                              : fmt::format("k_splits={}", plan.sched.k_splits),
-                        plan.num_blocks, plan.sched.gsize_m, plan.sched.num_tiles())
+                        decomposition(plan.sched), plan.num_blocks, plan.sched.gsize_m, plan.sched.num_tiles())
           : fmt::format("fallback mma.sync {} k_splits={} ({} loads, {} blocks)", to_string(plan.config),
                         plan.sched.k_splits, plan.aligned_loads ? "cp.async" : "element-wise",
                         plan.num_blocks);

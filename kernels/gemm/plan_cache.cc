@@ -26,14 +26,13 @@ namespace {
 using json = nlohmann::json;
 
 // Files of another version are ignored: bump it when a key or a recorded choice changes meaning.
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;
 // How long recording a tuned plan waits for the cache file's lock.
 constexpr std::chrono::seconds kLockWait{5};
 
 // What the file records of a plan: enough to recognise it among the candidates.
 std::string choice_of(const Plan& plan) {
-  return fmt::format("{} k_splits={} stream_k={} blocks={}", to_string(plan.config), plan.sched.k_splits,
-                     plan.sched.stream_k() ? 1 : 0, plan.num_blocks);
+  return fmt::format("{} {} blocks={}", to_string(plan.config), decomposition(plan.sched), plan.num_blocks);
 }
 
 // The candidate that `plans` records for `key`, if any.
@@ -103,10 +102,10 @@ bool write_plans(const std::string& path, const json& plans) {
 std::string plan_cache_key(std::string_view gpu_name, const DeviceLimits& d, const GemmProblem& p,
                            const GemmOptions& o, const std::vector<Plan>& candidates) {
   std::string key = fmt::format("{} sms={} {}->{} B={} M={} N={} K={} blocks={} gsize_m={} k_splits={} "
-                                "stream_k={} pingpong={} among",
+                                "stream_k={} split_tail={} pingpong={} among",
                                 gpu_name, d.sm_count, to_string(p.in_dtype), to_string(p.out_dtype),
                                 to_string(p.b_layout), p.m, p.n, p.k, o.num_blocks, o.gsize_m, o.k_splits,
-                                o.stream_k, o.pingpong);
+                                o.stream_k, o.split_tail, o.pingpong);
   for (const Plan& plan : candidates) key += " [" + choice_of(plan) + "]";
   return key;
 }

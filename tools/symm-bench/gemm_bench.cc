@@ -119,7 +119,10 @@ std::string tflops_cell(const GemmShape& s, const Contender& ct) {
 void print_row(const GemmShape& s, gemm::DType dtype, const gemm::Plan& plan,
                const std::vector<Contender>& contenders, std::optional<double> ratio,
                const baselines::Tolerance& tol) {
-  const std::string split = plan.sched.stream_k() ? "sk" : std::to_string(plan.sched.k_splits);
+  // "sk": stream-K; "t3": the last wave's tiles split 3 ways (the others whole).
+  const std::string split = plan.sched.stream_k()    ? "sk"
+                            : plan.sched.dp_tiles > 0 ? fmt::format("t{}", plan.sched.k_splits)
+                                                      : std::to_string(plan.sched.k_splits);
   std::optional<double> spread;  // of ours and cublasLt, where timed
   for (const Contender* ct : {&contenders[0], &contenders[1]})
     if (ct->valid()) spread = std::max(spread.value_or(0.0), ct->spread());
@@ -218,6 +221,7 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   impls["ours"]["config"] = gemm::to_string(plan.config);
   impls["ours"]["k_splits"] = plan.sched.k_splits;
   impls["ours"]["stream_k"] = plan.sched.stream_k();
+  impls["ours"]["whole_tiles"] = plan.sched.dp_tiles;  // tiles before the split or stream-K ones
   impls["ours"]["blocks"] = plan.num_blocks;
   impls["ours"]["kernel"] = plan.kind == gemm::KernelKind::wgmma ? "wgmma" : "fallback";
   impls["ours"]["plan"] = gemm::describe(p, plan);

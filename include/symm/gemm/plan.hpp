@@ -32,6 +32,10 @@ struct GemmOptions {
   // Stream-K: 0 never (default; slower in docs/gemm.md, runs 3, 6, 7); -1 where the model or
   // the tuner prefers it; 1 always.
   int stream_k = 0;
+  // The last wave split (scheduler.hpp): where full waves of tiles leave a part-empty one,
+  // its tiles split along K (k_splits ways if given, else the model's). -1 where the model
+  // or the tuner prefers it (default); 0 never; 1 wherever there is such a wave.
+  int split_tail = -1;
   // Ping-pong kernels (config.hpp): -1 where the model prefers them (default); 0 never
   // (callers whose epilogue hooks expect both consumers on every tile); 1 only those.
   int pingpong = -1;
@@ -46,7 +50,7 @@ struct GemmOptions {
   bool verbose = false;                // say which kernel runs and why (stderr)
 
   // Defaults overridden by SYMM_GEMM_CONFIG, SYMM_GEMM_SMS, SYMM_GEMM_GSIZE_M,
-  // SYMM_GEMM_SPLITS, SYMM_GEMM_STREAM_K, SYMM_GEMM_PINGPONG, SYMM_GEMM_CLUSTERS, SYMM_GEMM_OPERAND_COPIES,
+  // SYMM_GEMM_SPLITS, SYMM_GEMM_STREAM_K, SYMM_GEMM_SPLIT_TAIL, SYMM_GEMM_PINGPONG, SYMM_GEMM_CLUSTERS, SYMM_GEMM_OPERAND_COPIES,
   // SYMM_GEMM_FORCE_FALLBACK and SYMM_GEMM_VERBOSE.
   static GemmOptions from_env();
 };
@@ -107,6 +111,9 @@ WorkspaceLayout workspace_layout(const Plan& plan);
 inline std::size_t workspace_bytes(const Plan& plan) { return workspace_layout(plan).total(); }
 
 std::string describe(const GemmProblem& p, const Plan& plan);
+// How a schedule cuts the work: "k_splits=1" (data-parallel), "k_splits=3", "k_splits=3 of
+// the last 84 tiles (1452 whole)" (the last wave split), "stream-K".
+std::string decomposition(const TileScheduler& s);
 // Empty when `plan` was made for a problem of p's extent, otherwise the difference: a plan
 // for a smaller problem would leave tiles unwritten, or run past its split-K workspace.
 std::string plan_mismatch(const GemmProblem& p, const Plan& plan);  // one line for verbose output

@@ -7,7 +7,13 @@
 // form a group, walked column by column, so consecutive tiles reuse B columns and a band
 // of A rows in L2. Three decompositions of the work:
 //   data-parallel: worker w takes tiles w, w + workers, ... whole;
-//   split-K:       each tile is k_splits consecutive units along K (splitk.cuh);
+//   split-K:       each tile is k_splits consecutive units along K (splitk.cuh), or, with
+//                  dp_tiles > 0 (a multiple of the workers), only the tiles after the
+//                  dp_tiles whole ones: the part-empty last wave of a long-K problem is
+//                  cut along K into units that fill the workers, while each unit keeps
+//                  its tile's K range in step with the tiles that share its A rows and B
+//                  columns (units of one split start at the same K), so L2 still serves
+//                  them (stream-K's ranges start each tile at another K);
 //   stream-K:      work tiles [0, dp_tiles) go whole, data-parallel, as above; the
 //                  remaining tiles x K iterations are cut into `workers` equal contiguous
 //                  ranges; a tile spread over several workers is finished by the one
@@ -62,7 +68,7 @@ struct TileScheduler {
   int k_splits = 1;          // split-K factor, 1 <= k_splits <= k_iters
   int gsize_m = 1;           // tile rows per group
   int stream_k_workers = 0;  // > 0: stream-K over this many workers (then k_splits == 1)
-  int dp_tiles = 0;          // stream-K: leading tiles done whole (a multiple of workers)
+  int dp_tiles = 0;          // stream-K and split-K: leading tiles done whole (a multiple of workers)
 
   static TileScheduler make(std::int64_t m, std::int64_t n, std::int64_t k, int blk_m, int blk_n,
                             int blk_k, int k_splits, int gsize_m) {
@@ -71,13 +77,14 @@ struct TileScheduler {
   }
 
   SYMM_GEMM_HD int num_tiles() const { return tiles_m * tiles_n; }
-  SYMM_GEMM_HD int num_units() const { return num_tiles() * k_splits; }  // split-K units
+  // Units of data-parallel and split-K schedules: the whole tiles, then the split ones'.
+  SYMM_GEMM_HD int num_units() const { return dp_tiles + split_tiles() * k_splits; }
+  // Tiles cut along K (split-K), or spread over stream-K ranges: those after the whole ones.
+  SYMM_GEMM_HD int split_tiles() const { return num_tiles() - dp_tiles; }
   SYMM_GEMM_HD bool stream_k() const { return stream_k_workers > 0; }
   SYMM_GEMM_HD std::int64_t total_iters() const { return std::int64_t(num_tiles()) * k_iters; }
   // Iterations cut into stream-K ranges: those of the tiles after the data-parallel ones.
-  SYMM_GEMM_HD std::int64_t stream_k_iters() const {
-    return std::int64_t(num_tiles() - dp_tiles) * k_iters;
-  }
+  SYMM_GEMM_HD std::int64_t stream_k_iters() const { return std::int64_t(split_tiles()) * k_iters; }
 
   // Tile `tile` of the grouped order -> (tile_m, tile_n).
   SYMM_GEMM_HD void tile_coords(int tile, int& tile_m, int& tile_n) const {
@@ -133,9 +140,15 @@ struct TileScheduler {
       w.k_begin = c.pos % k_iters;
       w.k_end = min_int(k_iters, w.k_begin + (c.end - c.pos));
       c.pos += w.k_end - w.k_begin;
+    } else if (c.pos < dp_tiles) {
+      tile = c.pos;
+      w.split = 0;
+      w.k_begin = 0;
+      w.k_end = k_iters;
+      c.pos += workers;
     } else {
-      tile = c.pos / k_splits;
-      w.split = c.pos % k_splits;
+      tile = dp_tiles + (c.pos - dp_tiles) / k_splits;
+      w.split = (c.pos - dp_tiles) % k_splits;
       k_range(w.split, w.k_begin, w.k_end);
       c.pos += workers;
     }

@@ -4,11 +4,12 @@
 // and raises a counter; the finishing unit waits for the count, adds the partials in a
 // fixed order (deterministic results) and resets the counter for the next launch.
 //
-//   split-K:  the k_splits units of a tile are consecutive, so they run on different
-//             workers at the same time; the last split finishes, and every wait is for a
-//             lower-numbered unit: with all blocks resident (checked at launch) the lowest
-//             unfinished unit always progresses. Partials per (tile, split), counters per
-//             (tile, consumer warpgroup).
+//   split-K:  the k_splits units of a split tile are consecutive, so they run on
+//             different workers at the same time; the last split finishes, and every wait
+//             is for a lower-numbered unit: with all blocks resident (checked at launch)
+//             the lowest unfinished unit always progresses. Partials per (split tile,
+//             split), counters per (split tile, consumer warpgroup); the whole tiles before
+//             them (dp_tiles, scheduler.hpp) need neither.
 //   stream-K: a tile's later K iterations open the ranges of the following workers, so
 //             those partials come first in their workers' lists; the worker holding the
 //             tile's first iteration (at the end of its list) finishes it. A worker
@@ -33,9 +34,11 @@ struct TileFixup {
 
   // Where the block at `rank` of its cluster keeps its partial and counter: for split `split`
   // of unit w (split-K), or as worker `worker` (stream-K).
+  __device__ static std::size_t split_tile(const WgmmaParams& p, const WorkUnit& w, int rank) {
+    return std::size_t(w.tile - p.sched.dp_tiles) * Cfg::CLUSTER_BLOCKS + rank;
+  }
   __device__ static std::size_t split_slot(const WgmmaParams& p, const WorkUnit& w, int split, int rank, int wg) {
-    const std::size_t tile = std::size_t(w.tile) * Cfg::CLUSTER_BLOCKS + rank;
-    return (tile * (p.sched.k_splits - 1) + split) * Cfg::CONSUMERS + wg;
+    return (split_tile(p, w, rank) * (p.sched.k_splits - 1) + split) * Cfg::CONSUMERS + wg;
   }
   __device__ static std::size_t worker_slot(int worker, int rank, int wg) {
     return (std::size_t(worker) * Cfg::CLUSTER_BLOCKS + rank) * Cfg::CONSUMERS + wg;
@@ -95,10 +98,12 @@ struct TileFixup {
   __device__ static bool finish(Accumulators& acc, const WgmmaParams& p, const WorkUnit& w, int wg,
                                 int t, int worker, int rank) {
     const TileScheduler& sc = p.sched;
-    const bool split = sc.k_splits > 1;
+    // A split unit covers part of K (k_splits <= k_iters); the whole tiles before the split
+    // ones (dp_tiles) all of it.
+    const bool split = sc.k_splits > 1 && w.k_end - w.k_begin < sc.k_iters;
     if (!split && !sc.stream_k()) return true;
     int* counters = p.splitk.counters;
-    const std::size_t tile_counter = (std::size_t(w.tile) * Cfg::CLUSTER_BLOCKS + rank) * Cfg::CONSUMERS + wg;
+    const std::size_t tile_counter = split_tile(p, w, rank) * Cfg::CONSUMERS + wg;
     if (split ? w.split + 1 < sc.k_splits : w.k_begin > 0) {
       const std::size_t slot = split ? split_slot(p, w, w.split, rank, wg) : worker_slot(worker, rank, wg);
       publish(acc, p, slot, counters[split ? tile_counter : slot], wg, t);

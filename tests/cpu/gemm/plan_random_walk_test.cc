@@ -77,6 +77,7 @@ GemmOptions random_options(Draw& r, const GemmProblem& p, const DeviceLimits& d)
   o.gsize_m = r.pick({8, 8, 1, 3, r.uniform(1, 64), INT_MAX});
   o.k_splits = r.pick({0, 0, 0, 1, 2, 3, 7, 16, k_iters, k_iters + 1, 1000, 100000});
   o.stream_k = r.uniform(-1, 1);
+  o.split_tail = r.uniform(-1, 1);
   o.pingpong = r.uniform(-1, 1);
   o.clusters = r.uniform(-1, 1);
   o.force_fallback = r.one_in(8);
@@ -86,12 +87,13 @@ GemmOptions random_options(Draw& r, const GemmProblem& p, const DeviceLimits& d)
     o.config = configs[r.uniform(0, int(configs.size()) - 1)];
   }
   if (r.one_in(40)) {  // out of range
-    switch (r.uniform(0, 5)) {
+    switch (r.uniform(0, 6)) {
       case 0: o.num_blocks = -1; break;
       case 1: o.gsize_m = 0; break;
       case 2: o.k_splits = -3; break;
       case 3: o.stream_k = 2; break;
       case 4: o.clusters = -7; break;
+      case 5: o.split_tail = -2; break;
       default: o.pingpong = 5; break;
     }
   }
@@ -106,7 +108,8 @@ std::string describe_case(int i, const GemmProblem& p, const GemmOptions& o, con
     << " ldc=" << p.ldc << " A%16=" << offset(p.a) << " C%16=" << offset(p.c) << "; sm_" << d.cc_major
     << d.cc_minor << " with " << d.sm_count << " SMs, " << d.max_smem_per_block << " B smem; config="
     << (o.config ? to_string(*o.config) : "-") << " num_blocks=" << o.num_blocks << " gsize_m=" << o.gsize_m
-    << " k_splits=" << o.k_splits << " stream_k=" << o.stream_k << " pingpong=" << o.pingpong
+    << " k_splits=" << o.k_splits << " stream_k=" << o.stream_k << " split_tail=" << o.split_tail
+    << " pingpong=" << o.pingpong
     << " clusters=" << o.clusters
     << " force_fallback=" << o.force_fallback;
   return s.str();
@@ -163,7 +166,7 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
   if (c.cluster_blocks() == 4 && plan.num_blocks > d.quad_cluster_blocks) return "more 4-block clusters than fit";
   if (o.num_blocks > 0 && plan.num_blocks > o.num_blocks) return "more blocks than num_blocks";
   // Partials: a cluster's blocks each write their own tile's.
-  std::size_t writers = std::size_t(s.num_tiles()) * (s.k_splits - 1) * c.cluster_blocks();
+  std::size_t writers = std::size_t(s.split_tiles()) * (s.k_splits - 1) * c.cluster_blocks();
   if (s.stream_k()) {
     if (s.k_splits != 1 || plan.num_blocks != s.stream_k_workers * c.cluster_blocks())
       return "stream-K with splits or other workers";
@@ -172,6 +175,11 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
     writers = std::size_t(plan.num_blocks);
   } else if (plan.num_blocks > s.num_units() * c.cluster_blocks()) {
     return "more blocks than work units";
+  } else if (s.dp_tiles > 0) {  // split tail: full waves whole, then a part-empty one split
+    const int workers = plan.num_blocks / c.cluster_blocks();
+    if (s.k_splits < 2) return "whole tiles before a tail that is not split";
+    if (s.dp_tiles % workers != 0 || s.split_tiles() <= 0 || s.split_tiles() >= workers)
+      return "split tail other than the last, part-empty wave";
   }
   if (needs_ws && ws.partial_bytes < writers * c.blk_m * c.blk_n * 4) return "workspace smaller than the partials";
   return {};
@@ -179,7 +187,8 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
 
 TEST(GemmPlanRandomWalk, EveryPlanRunsOrIsRefusedNamingTheKnob) {
   Draw r;
-  int planned = 0, refused = 0, fallback = 0, split = 0, stream_k = 0, pingpong = 0, clusters = 0, single = 0;
+  int planned = 0, refused = 0, fallback = 0, split = 0, tail = 0, stream_k = 0, pingpong = 0, clusters = 0,
+      single = 0;
   for (int i = 0; i < 10000; ++i) {
     const GemmProblem p = random_problem(r);
     const DeviceLimits d = random_device(r);
@@ -190,6 +199,7 @@ TEST(GemmPlanRandomWalk, EveryPlanRunsOrIsRefusedNamingTheKnob) {
       ++planned;
       fallback += plan.kind == KernelKind::fallback;
       split += plan.sched.k_splits > 1;
+      tail += plan.sched.k_splits > 1 && plan.sched.dp_tiles > 0;
       stream_k += plan.sched.stream_k();
       pingpong += plan.config.pingpong();
       clusters += plan.kind == KernelKind::wgmma && plan.config.clustered();
@@ -204,10 +214,11 @@ TEST(GemmPlanRandomWalk, EveryPlanRunsOrIsRefusedNamingTheKnob) {
           << where << "\nrefused options that force nothing: " << what;
     }
   }
-  std::printf("%d planned (%d fallback, %d split-K, %d stream-K, %d ping-pong, %d clusters, %d on one block), "
-              "%d refused\n", planned, fallback, split, stream_k, pingpong, clusters, single, refused);
+  std::printf("%d planned (%d fallback, %d split-K, %d of them the last wave only, %d stream-K, %d ping-pong, "
+              "%d clusters, %d on one block), %d refused\n",
+              planned, fallback, split, tail, stream_k, pingpong, clusters, single, refused);
   // The walk reaches every kind of plan and refusal.
-  for (int count : {fallback, split, stream_k, pingpong, clusters, single, refused}) EXPECT_GT(count, 20);
+  for (int count : {fallback, split, tail, stream_k, pingpong, clusters, single, refused}) EXPECT_GT(count, 20);
 }
 
 // SYMM_GEMM_SMS=1 failed at launch (cudaErrorInvalidValue): a 2-block-cluster plan rounded

@@ -215,6 +215,10 @@ TEST(GemmRules, OptionsOutOfRangeAreRefusedByName) {
   refused([](GemmOptions& o) { o.pingpong = -2; }, "SYMM_GEMM_PINGPONG");
   refused([](GemmOptions& o) { o.pingpong = 1, o.k_splits = 2; }, "SYMM_GEMM_SPLITS");
   refused([](GemmOptions& o) { o.pingpong = 1, o.stream_k = 1; }, "SYMM_GEMM_STREAM_K");
+  refused([](GemmOptions& o) { o.split_tail = 2; }, "SYMM_GEMM_SPLIT_TAIL");
+  refused([](GemmOptions& o) { o.split_tail = -2; }, "SYMM_GEMM_SPLIT_TAIL");
+  refused([](GemmOptions& o) { o.pingpong = 1, o.split_tail = 1; }, "SYMM_GEMM_SPLIT_TAIL");
+  refused([](GemmOptions& o) { o.stream_k = 1, o.split_tail = 1; }, "SYMM_GEMM_SPLIT_TAIL");
   refused([](GemmOptions& o) { o.clusters = 2; }, "SYMM_GEMM_CLUSTERS");
   refused([](GemmOptions& o) { o.clusters = -2; }, "SYMM_GEMM_CLUSTERS");
 }
@@ -234,6 +238,9 @@ TEST(GemmRules, OptionsAtTheirBoundsAreAccepted) {
   accepted([](GemmOptions& o) { o.k_splits = 1; });
   accepted([](GemmOptions& o) { o.stream_k = -1; });
   accepted([](GemmOptions& o) { o.stream_k = 1; });
+  accepted([](GemmOptions& o) { o.split_tail = -1; });
+  accepted([](GemmOptions& o) { o.split_tail = 1; });
+  accepted([](GemmOptions& o) { o.split_tail = 0, o.stream_k = 1; });
   accepted([](GemmOptions& o) { o.pingpong = -1; });
   accepted([](GemmOptions& o) { o.pingpong = 1; });
   accepted([](GemmOptions& o) { o.pingpong = 1, o.k_splits = 1; });

@@ -133,6 +133,43 @@ TEST(GemmScheduler, SplitsCoverKExactly) {
   }
 }
 
+// The last wave split (split-K after dp_tiles whole tiles): every iteration once; each
+// worker's whole tiles first; the units of a split tile consecutive in the global order
+// (unit u is worker u % workers's (u / workers)-th), so its finishing split, the last, waits
+// only for lower-numbered units (splitk.cuh: the lowest unfinished unit always progresses);
+// and within one round every unit of split s starts at the same K, in step with the tiles
+// that share its operands.
+TEST(GemmScheduler, SplitTailCoversEveryIterationOnce) {
+  for (int workers : {5, 17, 66, 132})
+    for (int splits : {2, 3, 7}) {
+      auto s = TileScheduler::make(4096, 4608, 36864, 128, 192, 64, splits, 8);
+      s.dp_tiles = s.num_tiles() / workers * workers;
+      ASSERT_GT(s.split_tiles(), 0);
+      expect_each_once(coverage(s, workers));
+      std::vector<int> last_unit(s.num_tiles(), -1), final_unit(s.num_tiles(), -1);
+      std::vector<std::vector<int>> begins_by_round_split;
+      for (int worker = 0; worker < workers; ++worker) {
+        WorkCursor c = s.first(worker, workers);
+        WorkUnit w;
+        for (int round = 0; s.next(c, workers, w); ++round) {
+          const int unit = worker + round * workers;
+          const bool whole = w.k_end - w.k_begin == s.k_iters;
+          EXPECT_EQ(whole, w.tile < s.dp_tiles) << "worker " << worker << " unit " << unit;
+          EXPECT_EQ(whole, round < s.dp_tiles / workers) << "worker " << worker << ": whole tiles first";
+          if (whole) continue;
+          if (w.split + 1 == s.k_splits) final_unit[w.tile] = unit;
+          else last_unit[w.tile] = std::max(last_unit[w.tile], unit);
+          begins_by_round_split.resize(std::max<std::size_t>(begins_by_round_split.size(), (round + 1) * splits));
+          auto& begins = begins_by_round_split[round * splits + w.split];
+          begins.push_back(w.k_begin);
+          EXPECT_EQ(begins.front(), w.k_begin) << "round " << round << " split " << w.split;
+        }
+      }
+      for (int t = s.dp_tiles; t < s.num_tiles(); ++t)
+        EXPECT_LT(last_unit[t], final_unit[t]) << "tile " << t << ": its finishing split waits for a later unit";
+    }
+}
+
 // Stream-K: each worker's data-parallel tiles (whole) come first, then its contiguous
 // range; at most its first stream-K unit is a partial (k_begin > 0), and a tile's
 // finishing worker (k_begin == 0) comes before its helpers.

@@ -183,6 +183,42 @@ TEST(GemmStreamK, MatchesCublas) {
     }
 }
 
+// The last wave split (split_tail=1): whole tiles first, then the part-empty wave's tiles
+// split along K, finished by their last split. Worker counts leave 1 to 10 tiles to split;
+// 2 or 3 splits given and the model's; tiles alone, in 2 x 1 clusters (a tile past M) and
+// 200x128 swapped pairs; three launches on one workspace (the counters reset).
+TEST(GemmSplitTail, MatchesCublas) {
+  SYMM_REQUIRE_GPUS(1);
+  if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
+  GemmVsCublas check;
+  const KernelConfig configs[] = {{128, 192, 64, 4},
+                                  {128, 256, 64, 4},
+                                  {128, 256, 64, 4, Schedule::cooperative, 2},
+                                  {200, 128, 64, 4, Schedule::swapped, 2}};
+  int tails = 0;
+  for (const KernelConfig& config : configs)
+    for (int blocks : {4, 10, 14, 26})
+      for (int splits : {0, 2, 3}) {
+        GemmOptions o;
+        o.config = config;
+        o.num_blocks = blocks;
+        o.k_splits = splits;
+        o.split_tail = 1;
+        const Plan plan = check.run(Case{{700, 1000, 2600, 8}, DType::bf16, DType::fp32, BLayout::nk}, o, 3);
+        const int workers = plan.num_blocks / config.cluster_blocks();
+        const std::string what = to_string(config) + " " + decomposition(plan.sched);
+        if (plan.sched.num_tiles() <= workers || plan.sched.num_tiles() % workers == 0) {  // no part-empty wave
+          EXPECT_EQ(plan.sched.dp_tiles, 0) << what;
+          continue;
+        }
+        ++tails;
+        EXPECT_EQ(plan.sched.dp_tiles, plan.sched.num_tiles() / workers * workers) << what;
+        EXPECT_GT(plan.sched.k_splits, 1) << what;
+        if (splits > 0) EXPECT_EQ(plan.sched.k_splits, splits) << what;
+      }
+  EXPECT_GE(tails, 24) << "too few plans split a last wave";
+}
+
 TEST(GemmSplitK, HeuristicSpreadsSkinnyShard) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
