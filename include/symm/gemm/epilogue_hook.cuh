@@ -28,6 +28,10 @@ struct TileInfo {
 // epilogue reuses the staging tile only once every store of its group has read it, and
 // waits for all of them to complete before the block exits.
 //
+// Hook::kWholeTiles: the hook publishes or pushes tiles as their units finish them, so its
+// plans compute every tile in one unit (no split-K, stream-K or split tail), and its kernels
+// carry no code for finishing split tiles (registers a fused epilogue needs).
+//
 // Tracing points, called on every thread of a consumer warpgroup: worker_started() before
 // its first tile, tile_stored() once its part of a tile is stored (TMA stores issued),
 // worker_finished() after its last stores completed (drain). A hook that records tile
@@ -35,6 +39,7 @@ struct TileInfo {
 struct NoEpilogueHook {
   static constexpr bool kNotifies = false;
   static constexpr bool kPushesChunks = false;
+  static constexpr bool kWholeTiles = false;
   __device__ void after_tile(const TileInfo&) const {}
   __device__ void push_chunk(bool, const std::int32_t (&)[2], const void*) const {}
   __device__ void worker_started(int, int, int) const {}

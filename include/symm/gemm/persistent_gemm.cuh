@@ -64,9 +64,10 @@ struct PersistentGemm {
       }
       Mainloop::zero(acc);
       Mainloop::run(acc, s, pos, k_tiles, wg, t == 0, turn_over);
-      // Plans of such configurations are whole tiles (config.hpp, plan.cc): no fixup code
-      // in their kernels (it would only cost them registers).
-      if constexpr (!Cfg::WHOLE_TILES_ONLY)
+      // Plans of such configurations, and of hooks that publish whole tiles, are whole
+      // tiles (config.hpp, plan.cc, epilogue_hook.cuh): no fixup code in their kernels (it
+      // would only cost them registers).
+      if constexpr (!Cfg::WHOLE_TILES_ONLY && !Hook::kWholeTiles)
         if (!Fixup::finish(acc, p, w, wg, t, block, cluster_rank(seat, Cfg::CLUSTER_M))) continue;
       const TileInfo info = tile_info(p, w, seat, wg, t);
       if (Cfg::CLUSTERED && (info.row0 >= p.m || info.col0 >= p.n)) continue;  // a cluster's tile past M or N

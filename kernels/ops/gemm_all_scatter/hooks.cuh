@@ -17,6 +17,7 @@ namespace symm::ops::detail {
 struct TmaPushHook : TracePoints {
   static constexpr bool kNotifies = false;
   static constexpr bool kPushesChunks = true;
+  static constexpr bool kWholeTiles = true;
   PeerMaps maps;
 
   __device__ void after_tile(const gemm::TileInfo&) const {}
@@ -33,6 +34,7 @@ struct TmaPushHook : TracePoints {
 struct TileFlagHook : TracePoints {
   static constexpr bool kNotifies = true;
   static constexpr bool kPushesChunks = false;
+  static constexpr bool kWholeTiles = true;
   TileFlags tile_flags;
 
   __device__ void after_tile(const gemm::TileInfo& info) const {
@@ -52,6 +54,7 @@ struct TileFlagHook : TracePoints {
 struct CopyToPeersHook : TracePoints {
   static constexpr bool kNotifies = true;
   static constexpr bool kPushesChunks = false;
+  static constexpr bool kWholeTiles = true;
   ShardTargets targets;
 
   __device__ void after_tile(const gemm::TileInfo& info) const {
