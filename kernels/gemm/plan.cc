@@ -24,6 +24,7 @@ using detail::cost_with;
 using detail::fallback_plan;
 using detail::kMaxSplits;
 using detail::kMinKItersPerSplit;
+using detail::kMinTailSplitKIters;
 using detail::kMinSplitGain;
 using detail::heuristic_candidates;
 using detail::kPartialKIters;
@@ -106,13 +107,16 @@ bool tail_split_fits(const TileScheduler& s, int workers) {
 
 // The split-K schedules worth weighing: every split factor the K iterations allow, of
 // every tile (unless split_tail is 1) and, where a part-empty last wave follows full ones,
-// of its tiles only (unless split_tail is 0).
+// of its tiles only (unless split_tail is 0; the heuristic's in units of kMinTailSplitKIters
+// or more).
 std::vector<TileScheduler> split_schedules(const TileScheduler& unsplit, int workers, int split_tail) {
   std::vector<TileScheduler> splits;
   const int max_splits = std::clamp(unsplit.k_iters / kMinKItersPerSplit, 1, kMaxSplits);
   for (int n = 2; n <= max_splits; ++n) {
     if (split_tail != 1) splits.push_back(with_splits(unsplit, n, false, workers));
-    if (split_tail != 0 && tail_split_fits(unsplit, workers)) splits.push_back(with_splits(unsplit, n, true, workers));
+    const bool long_units = split_tail == 1 || unsplit.k_iters / n >= kMinTailSplitKIters;
+    if (split_tail != 0 && long_units && tail_split_fits(unsplit, workers))
+      splits.push_back(with_splits(unsplit, n, true, workers));
   }
   return splits;
 }
@@ -295,7 +299,7 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
     // Splitting only the last wave's tiles, where the plan splits none or all of them.
     if (!config.whole_tiles_only() && o.k_splits == 0 && o.split_tail == -1 && !chosen.stream_k() && !tail) {
       std::optional<std::pair<double, TileScheduler>> best_tail;
-      for (const TileScheduler& split : split_schedules(schedule(config, p, 1, o.gsize_m), workers, 1))
+      for (const TileScheduler& split : split_schedules(schedule(config, p, 1, o.gsize_m), workers, -1))
         if (const double c = cost(split, blocks_used(config, split, blocks)); split.dp_tiles > 0 && (!best_tail || c < best_tail->first))
           best_tail = {c, split};
       if (best_tail) variants.push_back(best_tail->second);

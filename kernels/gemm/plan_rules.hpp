@@ -14,6 +14,13 @@ inline constexpr int kMinKItersPerSplit = 8;
 // Writing or adding one fp32 partial tile: 4 bytes per output element through L2, at a
 // 132nd of its bandwidth, is about 4 K iterations of the tile's wgmmas.
 inline constexpr double kPartialKIters = 4.0;
+// The heuristic splits the last wave into units of this many K iterations or more. Same
+// call (bench/results/gemm/2026-12-03-tail-477b517): 128x192 tiles on 8192 x 4608 x 36864
+// split 3 (units of 192 iterations) ran 1.028x of the same tiles whole, 128x256 on 4096 x
+// 2304 x 36864 split 5 (115) 1.08x of 128x192 ping-pong; but 128x256 on 16384 x 4096 x 4096
+// split 3 (21) 0.974x of the same tiles whole, and on 16384^3 split 8 (32) 0.98x of
+// 128x192 ping-pong.
+inline constexpr int kMinTailSplitKIters = 64;
 // Split only for a predicted gain of 3 % or more: the model ignores the waits.
 inline constexpr double kMinSplitGain = 0.97;
 
