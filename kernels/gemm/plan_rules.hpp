@@ -15,7 +15,7 @@ inline constexpr int kMinKItersPerSplit = 8;
 // 132nd of its bandwidth, is about 4 K iterations of the tile's wgmmas.
 inline constexpr double kPartialKIters = 4.0;
 // The heuristic splits the last wave into units of this many K iterations or more. Same
-// call (bench/results/gemm/2026-12-03-tail-477b517): 128x192 tiles on 8192 x 4608 x 36864
+// call (bench/results/gemm/2026-12-03-tail-7a98e47): 128x192 tiles on 8192 x 4608 x 36864
 // split 3 (units of 192 iterations) ran 1.028x of the same tiles whole, 128x256 on 4096 x
 // 2304 x 36864 split 5 (115) 1.08x of 128x192 ping-pong; but 128x256 on 16384 x 4096 x 4096
 // split 3 (21) 0.974x of the same tiles whole, and on 16384^3 split 8 (32) 0.98x of
