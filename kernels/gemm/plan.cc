@@ -105,6 +105,10 @@ bool tail_split_fits(const TileScheduler& s, int workers) {
   return workers > 0 && s.num_tiles() > workers && s.num_tiles() % workers != 0;
 }
 
+// Whether `splits` units of s's K iterations are long enough for the heuristic to split the
+// last wave into them (kMinTailSplitKIters).
+bool long_tail_units(const TileScheduler& s, int splits) { return s.k_iters / splits >= kMinTailSplitKIters; }
+
 // The split-K schedules worth weighing: every split factor the K iterations allow, of
 // every tile (unless split_tail is 1) and, where a part-empty last wave follows full ones,
 // of its tiles only (unless split_tail is 0; the heuristic's in units of kMinTailSplitKIters
@@ -114,8 +118,7 @@ std::vector<TileScheduler> split_schedules(const TileScheduler& unsplit, int wor
   const int max_splits = std::clamp(unsplit.k_iters / kMinKItersPerSplit, 1, kMaxSplits);
   for (int n = 2; n <= max_splits; ++n) {
     if (split_tail != 1) splits.push_back(with_splits(unsplit, n, false, workers));
-    const bool long_units = split_tail == 1 || unsplit.k_iters / n >= kMinTailSplitKIters;
-    if (split_tail != 0 && long_units && tail_split_fits(unsplit, workers))
+    if (split_tail != 0 && tail_split_fits(unsplit, workers) && (split_tail == 1 || long_tail_units(unsplit, n)))
       splits.push_back(with_splits(unsplit, n, true, workers));
   }
   return splits;
@@ -133,10 +136,12 @@ TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const G
   if (o.stream_k == 1 && stream_k_fits(stream, workers, true)) return stream;
   const double base = predicted_cost(c, unsplit, blocks, p.b_layout);
   TileScheduler best = unsplit;
-  double best_cost = tail ? std::numeric_limits<double>::infinity() : base;  // forced: the cheapest split
+  double best_cost = tail ? std::numeric_limits<double>::infinity() : base;  // forced: the cheapest tail split
+  // Splitting every tile must promise kMinSplitGain (the model ignores its waits); the
+  // last wave split only to be cheaper (its units are long: the gain came out as predicted).
   for (const TileScheduler& split : split_schedules(unsplit, workers, o.split_tail)) {
     const double cost = predicted_cost(c, split, blocks, p.b_layout);
-    if (cost < best_cost && (tail || cost < kMinSplitGain * base)) best = split, best_cost = cost;
+    if (cost < best_cost && (split.dp_tiles > 0 || cost < kMinSplitGain * base)) best = split, best_cost = cost;
   }
   if (o.stream_k != 0 && stream_k_fits(stream, workers, false)) {
     const double cost = predicted_cost(c, stream, blocks, p.b_layout);
@@ -295,7 +300,9 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
     const TileScheduler& chosen = plan.sched;
     const bool tail = chosen.dp_tiles > 0 && !chosen.stream_k();
     if (!chosen.stream_k() && o.k_splits == 0 && chosen.k_splits > 1)
-      for (int other : {chosen.k_splits - 1, chosen.k_splits + 1}) variants.push_back(with_splits(chosen, other, tail, workers));
+      for (int other : {chosen.k_splits - 1, chosen.k_splits + 1})
+        if (!tail || o.split_tail == 1 || long_tail_units(chosen, other))
+          variants.push_back(with_splits(chosen, other, tail, workers));
     // Splitting only the last wave's tiles, where the plan splits none or all of them.
     if (!config.whole_tiles_only() && o.k_splits == 0 && o.split_tail == -1 && !chosen.stream_k() && !tail) {
       std::optional<std::pair<double, TileScheduler>> best_tail;

@@ -372,8 +372,10 @@ TEST(GemmPlan, StreamKEvensOutThePartialWave) {
   EXPECT_EQ(sk.num_blocks, 132);
   EXPECT_GT(workspace_bytes(sk), 0u);
   o.stream_k = 0;
+  o.split_tail = 0;  // whole tiles in every wave (LastWaveSplitOnLongK splits the last)
   const Plan dp = make_plan(p, o, DeviceLimits{});
   EXPECT_FALSE(dp.sched.stream_k());
+  EXPECT_EQ(dp.sched.k_splits, 1);
   EXPECT_LT(predicted_cost(sk.config, sk.sched, 132, p.b_layout), predicted_cost(dp.config, dp.sched, 132, p.b_layout));
 
   // The tuner's candidates include stream-K plans when the heuristic may choose it (-1),
@@ -387,6 +389,41 @@ TEST(GemmPlan, StreamKEvensOutThePartialWave) {
   GemmOptions heuristic;
   heuristic.stream_k = -1;
   EXPECT_TRUE(has_stream_k(heuristic));
+}
+
+// The last wave split: on long K (8192 x 4608 x 36864: 128x192 tiles make 11.6 waves) the
+// plan keeps the full waves whole and splits the last one's tiles into units of 64 or more
+// K iterations, a workspace for those tiles only; SYMM_GEMM_SPLIT_TAIL=0 keeps every tile
+// whole; short K (16384 x 4096 x 4096: 64 iterations) is not split by the heuristic, but
+// split_tail=1 forces it; whole waves leave nothing to split.
+TEST(GemmPlan, LastWaveSplitOnLongK) {
+  const auto p = problem(8192, 4608, 36864);
+  GemmOptions o;
+  o.config = KernelConfig{128, 192, 64, 4};
+  const Plan tail = make_plan(p, o, DeviceLimits{});
+  ASSERT_GT(tail.sched.k_splits, 1) << describe(p, tail);
+  EXPECT_FALSE(tail.sched.stream_k());
+  EXPECT_EQ(tail.sched.dp_tiles, 11 * 132) << describe(p, tail);
+  EXPECT_GE(tail.sched.k_iters / tail.sched.k_splits, 64);
+  EXPECT_EQ(tail.num_blocks, 132);
+  const WorkspaceLayout ws = workspace_layout(tail);
+  EXPECT_EQ(ws.partial_bytes, std::size_t(tail.sched.split_tiles()) * (tail.sched.k_splits - 1) * 128 * 192 * 4);
+  EXPECT_NE(describe(p, tail).find("of the last 84 tiles (1452 whole)"), std::string::npos) << describe(p, tail);
+  o.split_tail = 0;
+  EXPECT_EQ(make_plan(p, o, DeviceLimits{}).sched.k_splits, 1);
+
+  const auto short_k = problem(16384, 4096, 4096);
+  o.config = KernelConfig{128, 256, 64, 4};
+  o.split_tail = -1;
+  EXPECT_EQ(make_plan(short_k, o, DeviceLimits{}).sched.dp_tiles, 0);
+  o.split_tail = 1;
+  const Plan forced = make_plan(short_k, o, DeviceLimits{});
+  EXPECT_EQ(forced.sched.dp_tiles, 15 * 132) << describe(short_k, forced);
+  EXPECT_GT(forced.sched.k_splits, 1);
+
+  const Plan whole = make_plan(problem(8448, 4608, 36864), o, DeviceLimits{});  // 12 whole waves
+  EXPECT_EQ(whole.sched.dp_tiles, 0);
+  EXPECT_NE(whole.reason.find("SYMM_GEMM_SPLIT_TAIL"), std::string::npos) << whole.reason;
 }
 
 // Ping-pong plans compute whole tiles: never split, whatever the shape, and the option
