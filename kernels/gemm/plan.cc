@@ -26,6 +26,7 @@ using detail::kMaxSplits;
 using detail::kMinKItersPerSplit;
 using detail::kMinTailSplitKIters;
 using detail::kMinSplitGain;
+using detail::kMinTailSplitGain;
 using detail::heuristic_candidates;
 using detail::kPartialKIters;
 using detail::problem_cost;
@@ -137,11 +138,12 @@ TileScheduler best_schedule(const KernelConfig& c, const GemmProblem& p, const G
   const double base = predicted_cost(c, unsplit, blocks, p.b_layout);
   TileScheduler best = unsplit;
   double best_cost = tail ? std::numeric_limits<double>::infinity() : base;  // forced: the cheapest tail split
-  // Splitting every tile must promise kMinSplitGain (the model ignores its waits); the
-  // last wave split only to be cheaper (its units are long: the gain came out as predicted).
+  // Splitting every tile must promise kMinSplitGain (the model ignores its waits), the last
+  // wave split kMinTailSplitGain (its units are long: its gain came out as predicted).
   for (const TileScheduler& split : split_schedules(unsplit, workers, o.split_tail)) {
     const double cost = predicted_cost(c, split, blocks, p.b_layout);
-    if (cost < best_cost && (split.dp_tiles > 0 || cost < kMinSplitGain * base)) best = split, best_cost = cost;
+    const double gain = split.dp_tiles > 0 ? kMinTailSplitGain : kMinSplitGain;
+    if (cost < best_cost && (tail || cost < gain * base)) best = split, best_cost = cost;
   }
   if (o.stream_k != 0 && stream_k_fits(stream, workers, false)) {
     const double cost = predicted_cost(c, stream, blocks, p.b_layout);
@@ -303,14 +305,6 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
       for (int other : {chosen.k_splits - 1, chosen.k_splits + 1})
         if (!tail || o.split_tail == 1 || long_tail_units(chosen, other))
           variants.push_back(with_splits(chosen, other, tail, workers));
-    // Splitting only the last wave's tiles, where the plan splits none or all of them.
-    if (!config.whole_tiles_only() && o.k_splits == 0 && o.split_tail == -1 && !chosen.stream_k() && !tail) {
-      std::optional<std::pair<double, TileScheduler>> best_tail;
-      for (const TileScheduler& split : split_schedules(schedule(config, p, 1, o.gsize_m), workers, -1))
-        if (const double c = cost(split, blocks_used(config, split, blocks)); split.dp_tiles > 0 && (!best_tail || c < best_tail->first))
-          best_tail = {c, split};
-      if (best_tail) variants.push_back(best_tail->second);
-    }
     for (const TileScheduler& sched : variants) {
       Plan variant = plan;
       variant.sched = sched;

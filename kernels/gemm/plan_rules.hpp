@@ -21,7 +21,12 @@ inline constexpr double kPartialKIters = 4.0;
 // split 3 (21) 0.974x of the same tiles whole, and on 16384^3 split 8 (32) 0.98x of
 // 128x192 ping-pong.
 inline constexpr int kMinTailSplitKIters = 64;
-// Split only for a predicted gain of 3 % or more: the model ignores the waits.
+// The last wave split for a predicted gain of 1.5 % or more: 16384^3's 8 part-empty tiles of
+// 128x256 (62.06 waves) split 4 ways promised 1.2 % and ran 0.952-0.987 of cuBLASLt, where
+// 128x192 ping-pong had run 0.976-1.0 (bench/results/gemm/2026-12-03-check-4bbd018,
+// -sample-4bbd018, -presets-828da9f).
+inline constexpr double kMinTailSplitGain = 0.985;
+// Split every tile only for a predicted gain of 3 % or more: the model ignores the waits.
 inline constexpr double kMinSplitGain = 0.97;
 
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
