@@ -214,7 +214,9 @@ TEST(GemmSplitTail, MatchesCublas) {
         ++tails;
         EXPECT_EQ(plan.sched.dp_tiles, plan.sched.num_tiles() / workers * workers) << what;
         EXPECT_GT(plan.sched.k_splits, 1) << what;
-        if (splits > 0) EXPECT_EQ(plan.sched.k_splits, splits) << what;
+        if (splits > 0) {
+          EXPECT_EQ(plan.sched.k_splits, splits) << what;
+        }
       }
   EXPECT_GE(tails, 24) << "too few plans split a last wave";
 }
