@@ -140,6 +140,11 @@ const OperandMaps& Gemm::operand_maps(const GemmProblem& launched, const KernelC
   return maps_;
 }
 
+const Plan& Gemm::planned(const GemmProblem& p) {
+  if (!last_plan_ || !(last_plan_->first == p)) last_plan_.emplace(p, plan(p));
+  return last_plan_->second;
+}
+
 Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int runs_at_least) {
   if (options_.force_fallback || options_.config) return plan(p);  // nothing to choose
   const auto plans = candidate_plans(p, options_, limits_, candidates);

@@ -298,18 +298,17 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
       variant.num_blocks = blocks_used(config, stream, blocks);
       scored.emplace_back(cost(stream, variant.num_blocks), variant);
     }
-    std::vector<TileScheduler> variants;
+    // The factors next to the plan's, splitting what it splits (every tile, or the last wave's).
     const TileScheduler& chosen = plan.sched;
     const bool tail = chosen.dp_tiles > 0 && !chosen.stream_k();
-    if (!chosen.stream_k() && o.k_splits == 0 && chosen.k_splits > 1)
-      for (int other : {chosen.k_splits - 1, chosen.k_splits + 1})
-        if (!tail || o.split_tail == 1 || long_tail_units(chosen, other))
-          variants.push_back(with_splits(chosen, other, tail, workers));
-    for (const TileScheduler& sched : variants) {
+    for (int other : {chosen.k_splits - 1, chosen.k_splits + 1}) {
+      if (chosen.stream_k() || o.k_splits > 0 || chosen.k_splits == 1 ||
+          (tail && o.split_tail != 1 && !long_tail_units(chosen, other)))
+        continue;
       Plan variant = plan;
-      variant.sched = sched;
-      variant.num_blocks = blocks_used(config, sched, blocks);
-      scored.emplace_back(cost(sched, variant.num_blocks), variant);
+      variant.sched = with_splits(chosen, other, tail, workers);
+      variant.num_blocks = blocks_used(config, variant.sched, blocks);
+      scored.emplace_back(cost(variant.sched, variant.num_blocks), variant);
     }
     scored.emplace_back(cost(plan.sched, plan.num_blocks), std::move(plan));
   };

@@ -14,9 +14,10 @@
 //                [w * WG_N, (w + 1) * WG_N) and every row, in blocks of 64 (three
 //                consumers of one block each in 192-column tiles): its wgmmas multiply
 //                B's 64 rows of a block (as the wgmma's A) by A's BLK_M rows (as its B),
-//                so they hold the part transposed and the epilogue stores it transposed. The tile's height is then the wgmma's N, any multiple of
-//                8: 777 rows are 4 tiles of 200 (97 % used), and 4 x 33 tiles of 200x128
-//                make one wave on 132 SMs; 160x256 tiles make whole waves of rows that
+//                so they hold the part transposed and the epilogue stores it transposed.
+//                The tile's height is then the wgmma's N, any multiple of 8: 777 rows
+//                are 4 tiles of 200 (97 % used), and 4 x 33 tiles of 200x128 make one
+//                wave on 132 SMs; 160x256 tiles make whole waves of rows that
 //                256-row tiles do not (12296 x 2792: 6.4 waves of pairs, 128x256 8.2);
 //                192 columns with heights of 88 or 144 rows are cuBLASLt's tiles on
 //                one-wave ragged shapes (344 x 6232: 4 x 33 tiles of 88x192).

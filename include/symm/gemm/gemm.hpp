@@ -9,7 +9,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "symm/gemm/params.hpp"
 #include "symm/gemm/plan.hpp"
@@ -30,7 +32,9 @@ class Gemm {
   const DeviceLimits& limits() const { return limits_; }
 
   Plan plan(const GemmProblem& p) const { return make_plan(p, options_, limits_); }
-  void run(const GemmProblem& p, cudaStream_t stream) { run(p, plan(p), stream); }
+  // Plans p, or runs the plan of the last problem it planned if p is that problem (a
+  // layer's GEMM runs the same problem every step; planning takes 10-70 us of host time).
+  void run(const GemmProblem& p, cudaStream_t stream) { run(p, planned(p), stream); }
   void run(const GemmProblem& p, const Plan& plan, cudaStream_t stream);
 
   // The fastest of the heuristic's best `candidates` plans, timed over at least
@@ -47,6 +51,7 @@ class Gemm {
   std::string failure_report() const;
 
  private:
+  const Plan& planned(const GemmProblem& p);
   void enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream);
   void prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream);
   const OperandMaps& operand_maps(const GemmProblem& launched, const KernelConfig& config);
@@ -65,6 +70,7 @@ class Gemm {
   OperandMaps maps_{};
   GemmProblem maps_problem_;
   KernelConfig maps_config_;
+  std::optional<std::pair<GemmProblem, Plan>> last_plan_;  // run(p, stream)'s last problem and plan
 };
 
 // Reads the current device's SM count, shared-memory limit and compute capability.

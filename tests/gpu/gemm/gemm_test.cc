@@ -151,23 +151,26 @@ TEST(GemmSplitK, EveryConfigurationThatSplitsMatchesCublas) {
   EXPECT_GT(configs, 0) << "no configuration that splits K is built";
 }
 
+// Tiles whose partial sums another unit adds (stream-K, the last wave split): three tile
+// shapes alone, 128x256 in 2 x 1 and 2 x 2 clusters (a worker is a cluster; a tile past M)
+// and 200x128 swapped pairs (transposed parts).
+const KernelConfig kFinishedByAnotherUnit[] = {{128, 192, 64, 4},
+                                               {128, 256, 64, 4},
+                                               {256, 128, 64, 4},
+                                               {128, 256, 64, 4, Schedule::cooperative, 2},
+                                               {128, 256, 64, 4, Schedule::cooperative, 2, 2},
+                                               {200, 128, 64, 4, Schedule::swapped, 2}};
+
 // Stream-K: uneven ranges (odd worker counts, ragged K), tiles spread over up to several
-// workers, data-parallel waves first (4 blocks), three tile shapes alone, 128x256 in 2 x 1
-// and 2 x 2 clusters (a worker is a cluster; a tile past M) and 200x128 swapped pairs
-// (transposed parts); three launches on one workspace reset the flags. 100 blocks, not
+// workers, data-parallel waves first (4 blocks), every kFinishedByAnotherUnit
+// configuration; three launches on one workspace reset the flags. 100 blocks, not
 // 132: 15 tiles of 256x128 x 65 K iterations are too few to give 132 workers 8 iterations
 // each (stream_k_fits).
 TEST(GemmStreamK, MatchesCublas) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
-  const KernelConfig configs[] = {{128, 192, 64, 4},
-                                  {128, 256, 64, 4},
-                                  {256, 128, 64, 4},
-                                  {128, 256, 64, 4, Schedule::cooperative, 2},
-                                  {128, 256, 64, 4, Schedule::cooperative, 2, 2},
-                                  {200, 128, 64, 4, Schedule::swapped, 2}};
-  for (const KernelConfig& config : configs)
+  for (const KernelConfig& config : kFinishedByAnotherUnit)
     for (int blocks : {4, 14, 38, 100}) {
       GemmOptions o;
       o.config = config;
@@ -185,18 +188,14 @@ TEST(GemmStreamK, MatchesCublas) {
 
 // The last wave split (split_tail=1): whole tiles first, then the part-empty wave's tiles
 // split along K, finished by their last split. Worker counts leave 1 to 10 tiles to split;
-// 2 or 3 splits given and the model's; tiles alone, in 2 x 1 clusters (a tile past M) and
-// 200x128 swapped pairs; three launches on one workspace (the counters reset).
+// 2 or 3 splits given and the model's; every kFinishedByAnotherUnit configuration; three
+// launches on one workspace (the counters reset).
 TEST(GemmSplitTail, MatchesCublas) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
   GemmVsCublas check;
-  const KernelConfig configs[] = {{128, 192, 64, 4},
-                                  {128, 256, 64, 4},
-                                  {128, 256, 64, 4, Schedule::cooperative, 2},
-                                  {200, 128, 64, 4, Schedule::swapped, 2}};
   int tails = 0;
-  for (const KernelConfig& config : configs)
+  for (const KernelConfig& config : kFinishedByAnotherUnit)
     for (int blocks : {4, 10, 14, 26})
       for (int splits : {0, 2, 3}) {
         GemmOptions o;
