@@ -81,6 +81,7 @@ std::string check_bounds(const CommandLine& cl, const TileFlags& tile) {
       {"-k", cl.shape.k, 1, kMaxDim},        {"--gsize_m", cl.op.gsize_m, 1, kNone},
       {"--gemm_sms", cl.op.gemm_sms, 0, kNone}, {"--num_sms", cl.op.num_sms, 0, kNone},
       {"--comm_sms", cl.op.comm_sms, 0, kNone}, {"--loopback_peers", cl.op.loopback_peers, 0, kNone},
+      {"--split_tail", cl.op.split_tail, -1, 1},
       {"--n_warmup", cl.n_warmup, 0, kNone},  {"--n_repeat", cl.n_repeat, 1, kNone},
       {"--BLK_M", tile.blk_m, 0, kNone},      {"--BLK_N", tile.blk_n, 0, kNone},
       {"--BLK_K", tile.blk_k, 0, kNone},      {"--num_stages", tile.stages, 0, kNone}};
@@ -211,6 +212,9 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
   point_flag(app.add_flag("-t,--trace_tiles", cl.trace_tiles,
                           "after measuring, run each variant once more with its tile timeline recorded: "
                           "<output stem>.<variant>.trace.json (open in ui.perfetto.dev)"));
+  point_flag(app.add_option("--split_tail", cl.op.split_tail,
+                            "split the last wave's tiles along K (the GEMM's and the op's): -1 where "
+                            "the model predicts a gain, 0 never, 1 always (not fused_sequential)"));
   point_flag(app.add_option("--loopback_peers", cl.op.loopback_peers,
                             "one rank only: this many C copies on the same GPU stand for peers (push cost)"));
   app.add_option("--preset", cl.preset,

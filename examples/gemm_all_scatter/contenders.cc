@@ -51,6 +51,7 @@ Row measure_gemm_alone(Measurement& m) {
   gemm::GemmOptions options = gemm::GemmOptions::from_env();
   if (m.command_line().op.config) options.config = m.command_line().op.config;
   options.gsize_m = m.command_line().op.gsize_m;
+  options.split_tail = m.command_line().op.split_tail;
   gemm::Gemm gemm(options);
   const std::int64_t n_w = s.n / rt.world();
   auto* my_columns = static_cast<std::byte*>(o.c) + rt.rank() * n_w * gemm::dtype_bytes(s.dtype);

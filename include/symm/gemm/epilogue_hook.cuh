@@ -28,9 +28,10 @@ struct TileInfo {
 // epilogue reuses the staging tile only once every store of its group has read it, and
 // waits for all of them to complete before the block exits.
 //
-// Hook::kWholeTiles: the hook publishes or pushes tiles as their units finish them, so its
-// plans compute every tile in one unit (no split-K, stream-K or split tail), and its kernels
-// carry no code for finishing split tiles (registers a fused epilogue needs).
+// Hook::kWholeTiles: the hook's plans compute every tile in one unit (no split-K, stream-K
+// or split tail), so its kernels carry no code for finishing split tiles (registers a
+// fused epilogue may need). Otherwise a split tile reaches the epilogue, and the hook,
+// once: in the unit that finishes it, holding the whole sum.
 //
 // Tracing points, called on every thread of a consumer warpgroup: worker_started() before
 // its first tile, tile_stored() once its part of a tile is stored (TMA stores issued),

@@ -78,6 +78,10 @@ struct GemmAllScatterOptions {
   int num_sms = 0;    // wg_specialization: blocks of the whole grid; 0: every SM
   int comm_sms = 0;   // producer_consumer: blocks of the scatter kernel; 0: default
   int gsize_m = 8;    // tile rows per group of the grouped tile order
+  // The GEMM's last wave split (gemm::GemmOptions::split_tail): -1 where its heuristic
+  // predicts a gain, 0 never, 1 wherever a part-empty wave follows a full one. A split
+  // tile is published by the unit that finishes it; fused_sequential never splits.
+  int split_tail = -1;
   // Loopback proxy on one GPU (world must be 1): this many extra C buffers on this GPU
   // stand for peers, so the push path's cost on the SMs can be measured without NVLink.
   int loopback_peers = 0;
@@ -111,7 +115,7 @@ struct AllScatterPlan {
   int gsize_m = 8;
   int tiles = 0;      // output tiles of the local shard
   int peers = 0;      // C copies written besides the local one (world - 1, or loopback)
-  gemm::Plan gemm;    // the local shard's GEMM (fused variants: whole tiles, no clusters)
+  gemm::Plan gemm;    // the local shard's GEMM (fused variants: no clusters)
   std::string reason;
 };
 

@@ -36,4 +36,9 @@ static_assert(std::ranges::all_of(kFusedConfigs, [](const gemm::KernelConfig& c)
 // (ptxas spills).
 constexpr bool tiles_pingpong(ScatterVariant v) { return v == ScatterVariant::tma_push; }
 
+// Whether a fused variant may run plans that split tiles along K (split-K, stream-K, the
+// last wave split): its hook then acts in the unit that finishes each tile (hooks.cuh).
+// fused_sequential's copy loop does not fit beside the code that finishes split tiles.
+constexpr bool finishes_split_tiles(ScatterVariant v) { return v != ScatterVariant::fused_sequential; }
+
 }  // namespace symm::ops::detail

@@ -39,6 +39,7 @@ struct GemmAllScatter::State {
   MappedHostBuffer record{sizeof(WaitFailureRecord), "wait failure record"};
   // The GEMM blocks' own bounded waits (a ring stage, gemm/wait_record.hpp).
   MappedHostBuffer gemm_record{sizeof(gemm::GemmWaitRecord), "GEMM wait record"};
+  DeviceBuffer split_workspace;  // fused plans that split tiles: counters, then fp32 partials
   std::unique_ptr<gemm::Gemm> gemm;  // bulk_synchronous
   struct SideStream {  // producer_consumer: the scatter kernel's stream, forked and joined
     OwnedStream stream;
@@ -91,11 +92,21 @@ GemmAllScatter::GemmAllScatter(Runtime& rt, const AllScatterShape& shape, GemmAl
   f.gemm_blocks = plan.gemm_sms;
   f.grid = plan.gemm_sms + (plan.variant == ScatterVariant::wg_specialization ? plan.comm_sms : 0);
   f.check_residency = f.grid > f.gemm_blocks;
+  if (const gemm::WorkspaceLayout layout = gemm::workspace_layout(plan.gemm);
+      plan.variant != ScatterVariant::bulk_synchronous && layout.total() > 0) {
+    // Counters start at zero; each tile's finishing unit resets its own for the next run.
+    s.split_workspace = DeviceBuffer(layout.total(), "gemm_all_scatter split-tile workspace");
+    symm::detail::memset_on_device(s.split_workspace.get(), 0, layout.counter_bytes, nullptr);
+    f.params.splitk.counters = static_cast<int*>(s.split_workspace.get());
+    f.params.splitk.partials =
+        reinterpret_cast<float*>(static_cast<char*>(s.split_workspace.get()) + layout.counter_bytes);
+  }
   if (plan.variant == ScatterVariant::bulk_synchronous) {
     gemm::GemmOptions go;
     go.config = s.options.config;
     go.num_blocks = s.options.gemm_sms;
     go.gsize_m = s.options.gsize_m;
+    go.split_tail = s.options.split_tail;
     s.gemm = std::make_unique<gemm::Gemm>(go);
   }
   if (s.options.trace_tiles) {

@@ -13,11 +13,12 @@ namespace symm::ops::detail {
 
 // tma_push: every staged piece of a tile is TMA-stored to each peer's C as well, from the
 // same shared-memory staging tile as the local store: no re-read of C, no comm SMs. The
-// stores drain while the warpgroup computes its next tile.
+// stores drain while the warpgroup computes its next tile. A tile split along K is pushed
+// by the unit that finishes it, with the whole sum.
 struct TmaPushHook : TracePoints {
   static constexpr bool kNotifies = false;
   static constexpr bool kPushesChunks = true;
-  static constexpr bool kWholeTiles = true;
+  static constexpr bool kWholeTiles = false;
   PeerMaps maps;
 
   __device__ void after_tile(const gemm::TileInfo&) const {}
@@ -30,11 +31,12 @@ struct TmaPushHook : TracePoints {
 
 // wg_specialization and producer_consumer: once a warpgroup's part of a tile is in the
 // local C (the epilogue waited for its TMA stores and fenced the async proxy), thread 0
-// releases the (tile, warpgroup) flag at device scope with this launch's epoch.
+// releases the (tile, warpgroup) flag at device scope with this launch's epoch (a split
+// tile's finishing unit, once it holds the whole sum).
 struct TileFlagHook : TracePoints {
   static constexpr bool kNotifies = true;
   static constexpr bool kPushesChunks = false;
-  static constexpr bool kWholeTiles = true;
+  static constexpr bool kWholeTiles = false;
   TileFlags tile_flags;
 
   __device__ void after_tile(const gemm::TileInfo& info) const {
@@ -50,7 +52,8 @@ struct TileFlagHook : TracePoints {
 };
 
 // fused_sequential: the warpgroup that stored its part of a tile copies it to every peer
-// itself (Iris example 07), before it computes its next tile.
+// itself (Iris example 07), before it computes its next tile. Whole tiles only: its copy
+// loop beside the code that finishes split tiles spilled (128x192).
 struct CopyToPeersHook : TracePoints {
   static constexpr bool kNotifies = true;
   static constexpr bool kPushesChunks = false;

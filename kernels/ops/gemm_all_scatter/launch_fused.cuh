@@ -10,12 +10,17 @@
 
 namespace symm::ops::detail {
 
+// The plan (configs.hpp) gives split tiles only to the variants whose hooks finish them.
+static_assert(TmaPushHook::kWholeTiles == !finishes_split_tiles(ScatterVariant::tma_push));
+static_assert(TileFlagHook::kWholeTiles == !finishes_split_tiles(ScatterVariant::wg_specialization) &&
+              TileFlagHook::kWholeTiles == !finishes_split_tiles(ScatterVariant::producer_consumer));
+static_assert(CopyToPeersHook::kWholeTiles == !finishes_split_tiles(ScatterVariant::fused_sequential));
+
 template <class Cfg, class In, gemm::BLayout BL, class Hook>
 void launch_with_hook(const FusedLaunch& f, const Hook& hook, cudaStream_t stream) {
-  static_assert(Hook::kWholeTiles, "fused kernels publish tiles as they finish them");
-  if (f.params.sched.k_splits != 1 || f.params.sched.stream_k())  // their kernels cannot finish split tiles
-    throw Error("symm gemm_all_scatter: the fused kernels compute whole tiles; the plan splits K (" +
-                gemm::decomposition(f.params.sched) + ")");
+  if (Hook::kWholeTiles && (f.params.sched.k_splits != 1 || f.params.sched.stream_k()))
+    throw Error("symm gemm_all_scatter: " + std::string(to_string(f.variant)) +
+                " computes whole tiles; the plan splits K (" + gemm::decomposition(f.params.sched) + ")");
   auto l = gemm::grid_launch<Cfg>(fused_gemm_kernel<Cfg, In, BL, Hook>, f.grid, stream);
   if (f.check_residency)  // comm blocks wait for GEMM blocks: all must be resident
     l.require_resident(f.sm_count, "symm gemm_all_scatter: " + std::string(to_string(f.variant)),

@@ -92,6 +92,9 @@ std::string validate(const GemmAllScatterOptions& o, int world, int sm_count) {
   for (auto [name, v] : {std::pair{"gemm_sms", o.gemm_sms}, {"num_sms", o.num_sms}, {"comm_sms", o.comm_sms}})
     if (auto why = range(name, v); !why.empty()) return why;
   if (o.gsize_m < 1) return fmt::format("gsize_m must be >= 1 (got {})", o.gsize_m);
+  if (o.split_tail < -1 || o.split_tail > 1)
+    return fmt::format("split_tail must be -1 (the GEMM's heuristic), 0 (never) or 1 (always) (got {})",
+                       o.split_tail);
   if (o.loopback_peers < 0 || o.loopback_peers > kMaxWorld - 1)
     return fmt::format("loopback_peers must be between 0 and {} (got {})", kMaxWorld - 1, o.loopback_peers);
   if (o.loopback_peers > 0 && world != 1)
@@ -152,16 +155,24 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
       break;
   }
 
-  // The GEMM of the local shard. Fused: whole tiles (no split-K or stream-K), so each tile
-  // is finished by the block that computed it and can be published at once; tma_push may
-  // run ping-pong tiles (one consumer's stores and pushes then overlap the other's
-  // wgmmas), the other fused variants cooperative ones (configs.hpp: tiles_pingpong).
-  // bulk_synchronous runs the library's GEMM as planned for the shard alone.
+  // The GEMM of the local shard, cut as the GEMM alone would cut it (whole tiles, or some
+  // split along K and published by the unit that finishes them) where the variant's hook
+  // finishes split tiles; fused_sequential computes whole tiles. tma_push may run
+  // ping-pong tiles (one consumer's stores and pushes then overlap the other's wgmmas), the
+  // other fused variants cooperative ones (configs.hpp: tiles_pingpong). bulk_synchronous
+  // runs the library's GEMM as planned for the shard alone.
+  const bool whole_tiles = !detail::finishes_split_tiles(plan.variant);
+  if (whole_tiles && o.split_tail == 1)
+    throw Error(fmt::format("symm gemm_all_scatter: {} computes whole tiles, so split_tail=1 (split the "
+                            "last wave's tiles along K) cannot apply: give split_tail -1 or 0, or another "
+                            "variant",
+                            to_string(plan.variant)));
   gemm::GemmOptions go;
   go.config = o.config;
   go.num_blocks = fused ? gemm_sms : o.gemm_sms;
   go.gsize_m = o.gsize_m;
-  go.k_splits = fused ? 1 : 0;
+  go.k_splits = whole_tiles ? 1 : 0;
+  go.split_tail = whole_tiles ? 0 : o.split_tail;
   go.pingpong = cooperative_only ? 0 : -1;
   go.clusters = fused ? 0 : -1;  // the fused kernels launch their GEMM blocks without clusters
   go.operand_copies = !fused;  // the fused kernels read A and B and write C in place
@@ -196,10 +207,10 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
 
 std::string describe(const AllScatterShape& s, const AllScatterPlan& p) {
   return fmt::format("symm gemm_all_scatter: M={} N={} K={} {} B={} -> {} peers: {} {} gemm_sms={} "
-                     "comm_sms={} gsize_m={} ({} tiles per rank); {}",
+                     "comm_sms={} gsize_m={} {} ({} tiles per rank); {}",
                      s.m, s.n, s.k, gemm::to_string(s.dtype), gemm::to_string(s.b_layout), p.peers,
                      to_string(p.variant), gemm::to_string(p.config), p.gemm_sms, p.comm_sms, p.gsize_m,
-                     p.tiles, p.reason);
+                     gemm::decomposition(p.gemm.sched), p.tiles, p.reason);
 }
 
 }  // namespace symm::ops

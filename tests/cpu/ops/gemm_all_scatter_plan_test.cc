@@ -1,5 +1,6 @@
 // GEMM + all-scatter planning without a GPU: every refusal names what was wrong, every
-// plan made is one the kernels can run (whole tiles, blocks that fit, no deadlock).
+// plan made is one the kernels can run (tiles their hooks can publish, blocks that fit, no
+// deadlock).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -67,71 +68,75 @@ TEST(GemmAllScatterPlan, RefusesOptionsOutOfRange) {
   EXPECT_EQ(validate(o, 1, kH200Sms), "");
   o.loopback_peers = kMaxWorld;
   EXPECT_NE(validate(o, 1, kH200Sms).find("loopback_peers"), std::string::npos);
+  for (int bad : {-2, 2}) {
+    o = {};
+    o.split_tail = bad;
+    EXPECT_NE(validate(o, 2, kH200Sms).find("split_tail must be -1"), std::string::npos) << bad;
+  }
 }
 
-TEST(GemmAllScatterPlan, DefaultIsTmaPushOnWholeTilesOfEverySm) {
+// The GEMM alone's plan for a shard with what the fused kernels launch (no clusters, no
+// operand copies).
+gemm::Plan gemm_alone_plan(const AllScatterShape& s, int world, int split_tail = -1) {
+  static char placeholder alignas(256)[256];
+  gemm::GemmProblem shard;
+  shard.m = s.m, shard.n = s.n / world, shard.k = s.k, shard.lda = s.k, shard.ldc = s.n;
+  shard.b_layout = s.b_layout;
+  shard.ldb = s.b_layout == gemm::BLayout::kn ? shard.n : s.k;
+  shard.a = shard.b = shard.c = placeholder;
+  gemm::GemmOptions o;
+  o.clusters = 0;
+  o.operand_copies = false;
+  o.split_tail = split_tail;
+  return gemm::make_plan(shard, o, gemm::DeviceLimits{});
+}
+
+TEST(GemmAllScatterPlan, DefaultIsTmaPushOnEverySm) {
   const AllScatterPlan p = make_plan(shape(8192, 4608, 36864), {}, 2, kH200Sms);
   EXPECT_EQ(p.variant, ScatterVariant::tma_push);
   EXPECT_EQ(p.peers, 1);
   EXPECT_EQ(p.comm_sms, 0);
-  EXPECT_EQ(p.gemm.sched.k_splits, 1);
-  EXPECT_FALSE(p.gemm.sched.stream_k());
   EXPECT_FALSE(p.config.clustered());  // the fused kernels launch no clusters
   EXPECT_LE(p.gemm_sms, kH200Sms);
   EXPECT_EQ(p.tiles, (8192 + p.config.blk_m - 1) / p.config.blk_m * ((2304 + p.config.blk_n - 1) / p.config.blk_n));
   EXPECT_NE(describe(shape(8192, 4608, 36864), p).find("tma_push"), std::string::npos);
 }
 
-TEST(GemmAllScatterPlan, WgSpecializationKeepsBlocksToPushTiles) {
-  // Iris's defaults: gemm_sms the largest power of two below num_sms.
-  const AllScatterPlan p = make_plan(shape(8192, 4608, 36864), with_variant(ScatterVariant::wg_specialization), 2,
-                                     kH200Sms);
-  EXPECT_EQ(p.gemm_sms, 128);
-  EXPECT_EQ(p.comm_sms, 4);
-  // The Iris example-10 deadlock: no block left to push the tiles.
-  GemmAllScatterOptions o = with_variant(ScatterVariant::wg_specialization);
-  o.gemm_sms = kH200Sms;
-  EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("below num_sms"), std::string::npos);
-  o.num_sms = 64;
-  o.gemm_sms = 64;
-  EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("below num_sms (64)"), std::string::npos);
-  o.gemm_sms = 60;
-  const AllScatterPlan q = make_plan(shape(8192, 4608, 36864), o, 2, kH200Sms);
-  EXPECT_EQ(q.gemm_sms + q.comm_sms, 64);
-  o = with_variant(ScatterVariant::wg_specialization);
-  o.num_sms = 1;
-  EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("num_sms >= 2"), std::string::npos);
-}
+// tma_push (and the flag variants) cut the shard as the GEMM alone does: on Iris's long-K
+// shards the last wave's tiles split along K, published by the units that finish them.
+// fused_sequential computes whole tiles; split_tail=0 asks for them.
+TEST(GemmAllScatterPlan, FusedPlansSplitTheLastWaveAsTheGemmAloneDoes) {
+  const AllScatterShape s = shape(4096, 4608, 36864);
+  const gemm::Plan alone = gemm_alone_plan(s, 2);
+  ASSERT_GT(alone.sched.k_splits, 1) << "the premise: the GEMM alone splits the last wave";
+  ASSERT_GT(alone.sched.dp_tiles, 0);
+  const AllScatterPlan p = make_plan(s, {}, 2, kH200Sms);
+  EXPECT_EQ(p.config, alone.config);
+  EXPECT_EQ(gemm::decomposition(p.gemm.sched), gemm::decomposition(alone.sched));
+  EXPECT_NE(describe(s, p).find("of the last"), std::string::npos) << describe(s, p);
+  EXPECT_GT(gemm::workspace_bytes(p.gemm), 0u);
 
-TEST(GemmAllScatterPlan, ProducerConsumerKernelsMustFitTogether) {
-  GemmAllScatterOptions o = with_variant(ScatterVariant::producer_consumer);
-  const AllScatterPlan p = make_plan(shape(8192, 4608, 36864), o, 2, kH200Sms);
-  EXPECT_LE(p.gemm_sms + p.comm_sms, kH200Sms);
-  EXPECT_GT(p.comm_sms, 0);
-  o.gemm_sms = 128;
-  o.comm_sms = 8;
-  EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("must fit the 132 SMs"), std::string::npos);
-}
+  GemmAllScatterOptions whole;
+  whole.split_tail = 0;
+  EXPECT_EQ(make_plan(s, whole, 2, kH200Sms).gemm.sched.k_splits, 1);
+  const AllScatterPlan sequential = make_plan(s, with_variant(ScatterVariant::fused_sequential), 2, kH200Sms);
+  EXPECT_EQ(sequential.gemm.sched.k_splits, 1);
+  EXPECT_FALSE(sequential.gemm.sched.stream_k());
 
-TEST(GemmAllScatterPlan, RefusesConfigurationsNotBuiltForFusedKernels) {
-  GemmAllScatterOptions o;
-  o.config = gemm::KernelConfig{64, 128, 64, 8, gemm::Schedule::pingpong};  // GEMM only
-  EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("not built for the fused kernels"), std::string::npos);
-  o.config = gemm::KernelConfig{128, 256, 64, 4, gemm::Schedule::cooperative, 2};  // clusters: GEMM only
-  EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("not built for the fused kernels"), std::string::npos);
-  o.config = gemm::KernelConfig{128, 144, 64, 5};  // either layout of B (a K x N B's last 16 columns in a box of their own)
-  EXPECT_EQ(refusal(shape(8192, 4608, 36864), o, 2), "");
-  EXPECT_EQ(refusal(shape(8192, 4608, 36864, gemm::BLayout::nk), o, 2), "");
-  o.config = gemm::KernelConfig{999, 1, 1, 1};
-  EXPECT_NE(refusal(shape(8192, 4608, 36864), o, 2).find("999x1x1s1"), std::string::npos);
-  for (auto c : {gemm::KernelConfig{128, 128, 64, 2}, gemm::KernelConfig{256, 64, 64, 3},
-                 gemm::KernelConfig{256, 128, 64, 2}}) {
-    o.config = c;
-    EXPECT_EQ(make_plan(shape(8192, 4608, 36864), o, 2, kH200Sms).config, c);
+  GemmAllScatterOptions forced = with_variant(ScatterVariant::fused_sequential);
+  forced.split_tail = 1;
+  const std::string why = refusal(s, forced, 2);
+  EXPECT_NE(why.find("fused_sequential computes whole tiles, so split_tail=1"), std::string::npos) << why;
+  for (ScatterVariant v : {ScatterVariant::tma_push, ScatterVariant::wg_specialization,
+                           ScatterVariant::producer_consumer}) {
+    forced.variant = v;
+    const AllScatterPlan split = make_plan(shape(8192, 4608, 18432), forced, 2, kH200Sms);
+    EXPECT_GT(split.gemm.sched.k_splits, 1) << to_string(v);
+    EXPECT_GT(split.gemm.sched.dp_tiles, 0) << to_string(v);
+    EXPECT_FALSE(split.config.pingpong()) << to_string(v);  // ping-pong tiles stay whole
   }
 }
 
-// Ping-pong tiles run fused with tma_push only (and in bulk_synchronous's plain GEMM).
 // A small shard, where the GEMM alone runs 64x128 ping-pong tiles (a tile per block), which
 // the fused kernels are not built for: the fused plan takes the best tile they are built
 // for, and says so. (It once took the GEMM's choice and failed at launch.) Rows of whole
@@ -180,7 +185,7 @@ TEST(GemmAllScatterPlan, PingpongTilesOnlyWithTmaPush) {
 TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
   std::mt19937 rng(20261201);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  int planned = 0;
+  int planned = 0, fused_split = 0;
   for (int i = 0; i < 3000; ++i) {
     const int world = pick(1, 9);
     const AllScatterShape s = shape(pick(0, 20000), 8 * pick(0, 3000), 8 * pick(0, 6000),
@@ -191,6 +196,7 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
     o.num_sms = pick(0, 3) == 0 ? pick(-2, 140) : 0;
     o.comm_sms = pick(0, 3) == 0 ? pick(-2, 140) : 0;
     o.gsize_m = pick(0, 12);
+    o.split_tail = pick(0, 7) == 0 ? pick(-3, 3) : pick(-1, 1);
     const int sms = pick(0, 1) ? kH200Sms : pick(8, 140);
     try {
       const AllScatterPlan p = make_plan(s, o, world, sms);
@@ -198,10 +204,15 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
       ASSERT_EQ(validate(s, world), "");
       EXPECT_GE(p.gemm_sms, 1);
       EXPECT_LE(p.gemm_sms, sms);
-      if (p.variant != ScatterVariant::bulk_synchronous) {
+      if (p.variant == ScatterVariant::fused_sequential) {
         EXPECT_EQ(p.gemm.sched.k_splits, 1);
+        EXPECT_FALSE(p.gemm.sched.stream_k());
+      }
+      if (p.variant != ScatterVariant::bulk_synchronous) {
+        EXPECT_FALSE(p.gemm.sched.stream_k());  // off, as for the GEMM alone
         EXPECT_FALSE(p.config.clustered());
-        EXPECT_LE(p.gemm_sms, p.tiles);
+        EXPECT_LE(p.gemm_sms, p.gemm.sched.num_units());
+        fused_split += p.gemm.sched.k_splits > 1;
         // The fused kernels are built for the planned tile: forcing it plans the same.
         GemmAllScatterOptions forced = o;
         forced.config = p.config;
@@ -220,6 +231,7 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
     }
   }
   EXPECT_GT(planned, 500);  // the walk reaches valid plans, not only refusals
+  EXPECT_GT(fused_split, 50) << "and fused plans that split tiles";
 }
 
 }  // namespace

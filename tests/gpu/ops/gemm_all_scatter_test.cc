@@ -4,6 +4,7 @@
 #include <string>
 
 #include "all_scatter_ranks.hpp"
+#include "symm/host/cuda_check.hpp"
 
 namespace symm::ops {
 // ctest names each case after what gtest prints of its parameter: the name, not the byte.
@@ -132,6 +133,34 @@ TEST(GemmAllScatter, LoopbackPeersReceiveEveryTile) {
     c.options.loopback_peers = 2;
     EXPECT_EQ(run_on_ranks(1, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }), 0)
         << ops::to_string(v);
+  }
+}
+
+// Tiles split along K are published by the unit that finishes them: the forced last wave
+// split on few blocks (9 tiles on 4 blocks: the ninth split), and the heuristic's split-K
+// of a small long-K shard (8 tiles of 128 K iterations on every SM). Three runs per
+// workspace: a counter left set by a finishing unit fails the next.
+TEST(GemmAllScatter, SplitTilesArePublishedByTheUnitThatFinishesThem) {
+  SYMM_REQUIRE_GPUS(1);
+  int sms = 0;
+  SYMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  for (ScatterVariant v : {ScatterVariant::tma_push, ScatterVariant::wg_specialization,
+                           ScatterVariant::producer_consumer}) {
+    ScatterCase tail = variant_case(v, 2, 3);
+    tail.shape.k = 1032;  // 17 K iterations: room for two splits of 8
+    tail.options.config = gemm::KernelConfig{128, 128, 64, 2};
+    tail.options.split_tail = 1;
+    tail.options.gemm_sms = 4;
+    tail.options.num_sms = 6;
+    tail.options.comm_sms = 2;
+    ScatterCase long_k = variant_case(v, 2, 3, v == ScatterVariant::tma_push);
+    long_k.shape = ops::AllScatterShape{256, 2 * 512, 8192, gemm::DType::fp16, gemm::BLayout::nk};
+    for (const ScatterCase* c : {&tail, &long_k}) {
+      const gemm::TileScheduler& sched = ops::make_plan(c->shape, c->options, 2, sms).gemm.sched;
+      ASSERT_GT(sched.k_splits, 1) << ops::to_string(v) << ": the premise, a plan that splits tiles";
+      EXPECT_EQ(run_on_ranks(2, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, *c); }), 0)
+          << ops::to_string(v) << " " << gemm::decomposition(sched);
+    }
   }
 }
 

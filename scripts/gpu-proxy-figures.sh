@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The one-GPU proxy of GEMM + all-scatter's headline figures: each of Iris's sizes as one
+# rank's shard of a two-rank run (N halved), pushed to a loopback copy of C on the same GPU
+# (HBM, not NVLink: what the push path costs the SMs, not what NVLink costs), the variants
+# asked for beside gemm_alone in one run (interleaved rounds, outputs validated first).
+#
+#   SYMM_GIT_COMMIT=<commit> scripts/gpu-proxy-figures.sh
+#
+# PROXY_PROGRAM  the program (default: build/release's 10_gemm_all_scatter_wg_specialization)
+# PROXY_DTYPES   default "bf16"
+# PROXY_VARIANTS default "tma_push,bulk_synchronous"
+# PROXY_SETTINGS extra program flags per setting, ';' between settings (default: the plan's
+#                choice, then "--split_tail 0"); each shape runs every setting back to back
+# PROXY_REPEAT   timed iterations per contender (default 50)
+# Results: proxy-<dtype>-<M>x<N>x<K>-s<setting>.json, proxy.log and a table (proxy.md) in
+# $OUT (default out/proxy).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+program=${PROXY_PROGRAM:-build/release/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization}
+out=${OUT:-out/proxy}
+mkdir -p "$out"
+[ -x "$program" ] || { echo "gpu-proxy-figures: no program at $program: build it first" >&2; exit 2; }
+IFS=';' read -r -a settings <<<"${PROXY_SETTINGS:-;--split_tail 0}"
+[ ${#settings[@]} -gt 0 ] || settings=("")
+# Iris's sizes and 16384^3 (global M N K); the shard is N / 2.
+sizes=("4096 4608 36864" "8192 4608 36864" "16384 4608 36864" "8192 9216 36864" "8192 4608 18432"
+  "16384 16384 16384")
+rc=0
+for dtype in ${PROXY_DTYPES:-bf16}; do
+  for size in "${sizes[@]}"; do
+    read -r m n k <<<"$size"
+    for i in "${!settings[@]}"; do
+      json="$out/proxy-$dtype-${m}x${n}x${k}-s$i.json"
+      echo "== $dtype $m x $n x $k (shard N $((n / 2))) setting $i: ${settings[$i]:-plan's choice}" | tee -a "$out/proxy.log"
+      # shellcheck disable=SC2086  # a setting is a list of flags
+      timeout -k 10 240 "$program" -r 1 --loopback_peers 1 -m "$m" -n $((n / 2)) -k "$k" --datatype "$dtype" \
+        --variant "${PROXY_VARIANTS:-tma_push,bulk_synchronous}" --no_baselines -v -b \
+        --n_repeat "${PROXY_REPEAT:-50}" ${settings[$i]} -o "$json" >>"$out/proxy.log" 2>&1 ||
+        { echo "   FAILED (exit $?): see proxy.log"; rc=1; }
+    done
+  done
+done
+# One row per contender: shape, setting, plan, time, ratio to gemm_alone of the same run.
+python3 - "$out" "${settings[@]}" <<'EOF' | tee "$out/proxy.md"
+import glob, json, os, re, sys
+out, settings = sys.argv[1], sys.argv[2:]
+print("| dtype | shard M x N x K | setting | contender | plan | total ms | / gemm_alone | valid |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+for path in sorted(glob.glob(os.path.join(out, "proxy-*.json"))):
+    s = int(re.search(r"-s(\d+)\.json$", path).group(1))
+    for r in json.load(open(path))["rows"]:
+        plan = r.get("plan") or ""
+        cut = re.search(r"(k_splits=\d+(?: of the last \d+ tiles \(\d+ whole\))?|stream-K)", plan)
+        tile = f"{r['BLK_M']}x{r['BLK_N']}x{r['BLK_K']}s{r['num_stages']}" if r.get("BLK_M") else "-"
+        if "pingpong" in plan.split(";")[0] and tile != "-": tile += "-pingpong"
+        ratio = r.get("ratio_vs_gemm_alone")
+        print(f"| {r['dtype']} | {r['m']} x {r['n']} x {r['k']} | {settings[s] or 'plan'} | {r['variant']} | "
+              f"{tile} {cut.group(1) if cut else ''} | {r['total_ms']:.4f} | "
+              f"{'-' if ratio is None else f'{ratio:.3f}'} | {r.get('valid')} |")
+EOF
+exit $rc
