@@ -31,7 +31,8 @@ for dtype in ${PROXY_DTYPES:-bf16}; do
     read -r m n k <<<"$size"
     for i in "${!settings[@]}"; do
       json="$out/proxy-$dtype-${m}x${n}x${k}-s$i.json"
-      echo "== $dtype $m x $n x $k (shard N $((n / 2))) setting $i: ${settings[$i]:-plan's choice}" | tee -a "$out/proxy.log"
+      what=${settings[$i]:-the plan as made}
+      echo "== $dtype $m x $n x $k (shard N $((n / 2))) setting $i: $what" | tee -a "$out/proxy.log"
       # shellcheck disable=SC2086  # a setting is a list of flags
       timeout -k 10 240 "$program" -r 1 --loopback_peers 1 -m "$m" -n $((n / 2)) -k "$k" --datatype "$dtype" \
         --variant "${PROXY_VARIANTS:-tma_push,bulk_synchronous}" --no_baselines -v -b \
