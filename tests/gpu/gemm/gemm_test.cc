@@ -265,6 +265,19 @@ TEST(GemmShard, WritesOnlyItsColumnsOfAWiderC) {
     check.run(Case{{384, 320, 512, 0}, DType::bf16, DType::bf16, l, 64}, {});
 }
 
+// run(p, stream) keeps the last problem's plan: another problem must be planned afresh
+// (its tile, copies and workspace), and coming back to the first must not run the second's.
+TEST(GemmRun, PlansEachProblemItIsGiven) {
+  SYMM_REQUIRE_GPUS(1);
+  if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
+  const Case large{{1024, 768, 2048, 0}};
+  const Case ragged{{333, 200, 520, 8}, DType::fp16, DType::fp16, BLayout::kn};
+  const Case straddling{{1001, 1003, 1001, 0}};  // A and B copied (GemmCopies)
+  const Case skinny{{128, 256, 8192, 0}};  // split-K
+  GemmVsCublas check;
+  check.run_in_turn({large, ragged, ragged, straddling, skinny, large, straddling}, {});
+}
+
 TEST(GemmFallback, ForcedOnAlignedShapes) {
   SYMM_REQUIRE_GPUS(1);
   if (auto why = skip_reason(false); !why.empty()) GTEST_SKIP() << why;

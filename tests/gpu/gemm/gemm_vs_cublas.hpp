@@ -5,6 +5,7 @@
 #include <cublas_v2.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,53 +34,92 @@ class GemmVsCublas {
   // Runs the problem `repeats` times with one Gemm (re-poisoning C each time, with another
   // B before the last run), checks the last result and returns the plan that ran.
   Plan run(const Case& c, const GemmOptions& options, int repeats = 1) {
-    const auto [m, n, k, pad] = c.shape;
-    const bool kn = c.layout == BLayout::kn;
-    const std::int64_t lda = k + pad, ldb = (kn ? n : k) + pad;
-    const std::int64_t ldc = n + 2 * c.c_col_offset + pad;
-    std::mt19937_64 rng(fresh_seed());
-    std::vector<float> a, b;
-    const auto a_bits = random_matrix(m, lda, c.in, rng, a);
-    const auto b_bits = random_matrix(kn ? k : n, ldb, c.in, rng, b);
-    const std::size_t a_bytes = a_bits.size() * 2, b_bytes = b_bits.size() * 2;
-    const std::size_t c_bytes = m * ldc * dtype_bytes(c.out);
-    DeviceBuffer da(a_bytes, "A"), db(b_bytes, "B");
-    DeviceBuffer dc(c_bytes, "C"), dref(m * n * 4, "reference C");
-    EXPECT_EQ(cudaMemcpy(da.get(), a_bits.data(), a_bytes, cudaMemcpyHostToDevice), cudaSuccess);
-    void* c_ptr = static_cast<char*>(dc.get()) + c.c_col_offset * dtype_bytes(c.out);
-    const GemmProblem p{m, n, k, da.get(), lda, db.get(), ldb, c.layout, c_ptr, ldc, c.in, c.out};
+    Operands o(c);
     Gemm gemm(options);
-    const Plan plan = gemm.plan(p);
+    const Plan plan = gemm.plan(o.p);
     // Runs before the last multiply another B: a split-K finisher that did not wait for
     // this launch's partials (a counter the previous launch left set) would add the
     // previous product's partials and fail the check.
-    std::vector<float> other_b;
-    const auto other_b_bits = random_matrix(kn ? k : n, ldb, c.in, rng, other_b);
     for (int r = 0; r < repeats; ++r) {
-      const auto& b_now = r + 1 < repeats ? other_b_bits : b_bits;
-      EXPECT_EQ(cudaMemcpy(db.get(), b_now.data(), b_bytes, cudaMemcpyHostToDevice), cudaSuccess);
-      EXPECT_EQ(cudaMemset(dc.get(), 0xFF, c_bytes), cudaSuccess);  // NaN in every output type
-      gemm.run(p, plan, nullptr);
-      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << describe(p, plan);
+      o.upload_b(r + 1 < repeats ? o.other_b_bits : o.b_bits);
+      o.poison_c();
+      gemm.run(o.p, plan, nullptr);
+      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << describe(o.p, plan);
     }
-
-    reference(p, static_cast<float*>(dref.get()));
-    const auto got = download(dc.get(), m * ldc, c.out);
-    const auto ref = download(dref.get(), m * n, DType::fp32);
-    std::vector<float> got_block(got.begin() + c.c_col_offset, got.end());
-    const auto cmp = compare(got_block, ldc, ref, n, m, n, output_tolerance(c.out));
-    EXPECT_EQ(cmp.bad, 0) << describe(p, plan) << "\nfirst mismatch " << cmp.first_bad
-                          << "; relative error " << cmp.rel_fro;
-    EXPECT_LT(cmp.rel_fro, output_tolerance(c.out) / 2) << describe(p, plan);
-    // Columns of the wider C outside the shard stay untouched (NaN).
-    for (std::int64_t i = 0; i < m && c.c_col_offset > 0; ++i) {
-      EXPECT_TRUE(std::isnan(got[i * ldc])) << "row " << i << " left of the shard was written";
-      EXPECT_TRUE(std::isnan(got[i * ldc + c.c_col_offset + n])) << "row " << i << " right of it";
-    }
+    check(o, describe(o.p, plan));
     return plan;
   }
 
+  // The problems of `cases` through one Gemm's run(p, stream), which plans a problem unless
+  // it is the last one it planned, in the order given (a case may come back), each result
+  // checked after its run.
+  void run_in_turn(const std::vector<Case>& cases, const GemmOptions& options) {
+    std::vector<std::unique_ptr<Operands>> operands;
+    for (const Case& c : cases) operands.push_back(std::make_unique<Operands>(c));
+    Gemm gemm(options);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      Operands& o = *operands[i];
+      o.upload_b(o.b_bits);
+      o.poison_c();
+      gemm.run(o.p, nullptr);
+      const std::string what = "case " + std::to_string(i) + ": " + describe(o.p, gemm.plan(o.p));
+      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << what;
+      check(o, what);
+    }
+  }
+
  private:
+  // A case's operands on the device: A, B (and another B), C (NaN-poisoned before each run)
+  // and the reference.
+  struct Operands {
+    Case c;
+    std::int64_t ldc;
+    std::vector<std::uint16_t> b_bits, other_b_bits;
+    DeviceBuffer a, b, out, ref;
+    GemmProblem p;
+
+    explicit Operands(const Case& cs) : c(cs) {
+      const auto [m, n, k, pad] = c.shape;
+      const bool kn = c.layout == BLayout::kn;
+      const std::int64_t lda = k + pad, ldb = (kn ? n : k) + pad;
+      ldc = n + 2 * c.c_col_offset + pad;
+      std::mt19937_64 rng(fresh_seed());
+      std::vector<float> unused;
+      const auto a_bits = random_matrix(m, lda, c.in, rng, unused);
+      b_bits = random_matrix(kn ? k : n, ldb, c.in, rng, unused);
+      other_b_bits = random_matrix(kn ? k : n, ldb, c.in, rng, unused);
+      a = DeviceBuffer(a_bits.size() * 2, "A");
+      b = DeviceBuffer(b_bits.size() * 2, "B");
+      out = DeviceBuffer(c_bytes(), "C");
+      ref = DeviceBuffer(m * n * 4, "reference C");
+      EXPECT_EQ(cudaMemcpy(a.get(), a_bits.data(), a_bits.size() * 2, cudaMemcpyHostToDevice), cudaSuccess);
+      void* c_ptr = static_cast<char*>(out.get()) + c.c_col_offset * dtype_bytes(c.out);
+      p = GemmProblem{m, n, k, a.get(), lda, b.get(), ldb, c.layout, c_ptr, ldc, c.in, c.out};
+    }
+    std::size_t c_bytes() const { return c.shape.m * ldc * dtype_bytes(c.out); }
+    void upload_b(const std::vector<std::uint16_t>& bits) {
+      EXPECT_EQ(cudaMemcpy(b.get(), bits.data(), bits.size() * 2, cudaMemcpyHostToDevice), cudaSuccess);
+    }
+    void poison_c() { EXPECT_EQ(cudaMemset(out.get(), 0xFF, c_bytes()), cudaSuccess); }  // NaN in every type
+  };
+
+  // C (with B as last uploaded) against cuBLAS; the columns of a wider C around the block
+  // untouched.
+  void check(Operands& o, const std::string& what) {
+    const auto [m, n, k, pad] = o.c.shape;
+    reference(o.p, static_cast<float*>(o.ref.get()));
+    const auto got = download(o.out.get(), m * o.ldc, o.c.out);
+    const auto ref = download(o.ref.get(), m * n, DType::fp32);
+    std::vector<float> got_block(got.begin() + o.c.c_col_offset, got.end());
+    const auto cmp = compare(got_block, o.ldc, ref, n, m, n, output_tolerance(o.c.out));
+    EXPECT_EQ(cmp.bad, 0) << what << "\nfirst mismatch " << cmp.first_bad << "; relative error " << cmp.rel_fro;
+    EXPECT_LT(cmp.rel_fro, output_tolerance(o.c.out) / 2) << what;
+    for (std::int64_t i = 0; i < m && o.c.c_col_offset > 0; ++i) {
+      EXPECT_TRUE(std::isnan(got[i * o.ldc])) << "row " << i << " left of the shard was written";
+      EXPECT_TRUE(std::isnan(got[i * o.ldc + o.c.c_col_offset + n])) << "row " << i << " right of it";
+    }
+  }
+
   // C_ref (M x N, fp32, row-major) = A * B: column-major cuBLAS computes C^T = B^T A^T.
   void reference(const GemmProblem& p, float* c_ref) {
     const cudaDataType t = p.in_dtype == DType::bf16 ? CUDA_R_16BF : CUDA_R_16F;
