@@ -12,6 +12,7 @@
 # PROXY_SETTINGS extra program flags per setting, ';' between settings (default: the plan's
 #                choice, then "--split_tail 0"); each shape runs every setting back to back
 # PROXY_REPEAT   timed iterations per contender (default 50)
+# PROXY_SIZES    global "M N K" triples, ';' between them (default: Iris's five and 16384^3)
 # Results: proxy-<dtype>-<M>x<N>x<K>-s<setting>.json, proxy.log and a table (proxy.md) in
 # $OUT (default out/proxy).
 set -uo pipefail
@@ -22,9 +23,8 @@ mkdir -p "$out"
 [ -x "$program" ] || { echo "gpu-proxy-figures: no program at $program: build it first" >&2; exit 2; }
 IFS=';' read -r -a settings <<<"${PROXY_SETTINGS:-;--split_tail 0}"
 [ ${#settings[@]} -gt 0 ] || settings=("")
-# Iris's sizes and 16384^3 (global M N K); the shard is N / 2.
-sizes=("4096 4608 36864" "8192 4608 36864" "16384 4608 36864" "8192 9216 36864" "8192 4608 18432"
-  "16384 16384 16384")
+# Global M N K; the shard is N / 2.
+IFS=';' read -r -a sizes <<<"${PROXY_SIZES:-4096 4608 36864;8192 4608 36864;16384 4608 36864;8192 9216 36864;8192 4608 18432;16384 16384 16384}"
 rc=0
 for dtype in ${PROXY_DTYPES:-bf16}; do
   for size in "${sizes[@]}"; do
