@@ -21,6 +21,9 @@ __global__ void __launch_bounds__(Cfg::THREADS, 1)
     fused_gemm_kernel(const __grid_constant__ gemm::WgmmaParams p, const __grid_constant__ Hook hook,
                       const __grid_constant__ PushWork push, int gemm_blocks) {
   extern __shared__ std::uint8_t dynamic_smem[];
+  // The stream barrier after it may be scheduled now (it waits for this grid's completion
+  // itself, stream_barrier_kernel.cu): its launch overlaps the GEMM instead of following it.
+  cudaTriggerProgrammaticLaunchCompletion();
   if constexpr (kHasCommRole<Hook>) {
     if (int(blockIdx.x) >= gemm_blocks) {
       push_tiles(push, int(blockIdx.x) - gemm_blocks, int(gridDim.x) - gemm_blocks);
