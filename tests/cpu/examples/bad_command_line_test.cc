@@ -211,6 +211,8 @@ TEST(RefusedCommandLine, GemmAllScatterRefusesEachWithTheFlagNamed) {
        "\"rank\" is not a preset key"},
       {p07, {"--n_repeat", "0"}, "--n_repeat must be >= 1 (got 0)"},
       {p07, {"--n_repeats", "5"}, "did you mean --n_repeat?"},
+      {p07, {"-r", "2", "--split_tail", "1"}, "fused_sequential computes whole tiles, so split_tail=1"},
+      {program, {"--split_tail", "2"}, "--split_tail must be between -1 and 1 (got 2)"},
       {p11, {"--comm_sms", "-1"}, "--comm_sms must be >= 0 (got -1)"},
       {p11, {"-k", "0"}, "-k must be between 1 and 2147483647 (got 0)"},
       {p12, {"--gsize_m", "0"}, "--gsize_m must be >= 1 (got 0)"},
