@@ -65,11 +65,17 @@ struct alignas(1024) GemmSmem {
 
   // Every thread of every block of the cluster (of the block, without one): before the
   // first use of another block's barriers, and before a block whose shared memory the
-  // other blocks still use may exit.
+  // other blocks still use may exit. The arrival is relaxed: the one write another block
+  // must see first, the barriers' initialisation, is released by init_barriers' own
+  // cluster-scope fence, and at the end each block has already waited, on its own
+  // barriers, for every write the others made into its shared memory (stages, arrivals).
+  // A release arrival waits for the thread's outstanding memory operations, the epilogue's
+  // stores among them: 0.6 us more per launch on 1000 x 1000 x 64 in 2 x 1 clusters (ncu,
+  // bench/results/gemm/2026-12-03-cluster-exit).
   __device__ static void sync_cluster() {
     if constexpr (Cfg::CLUSTERED) {
-      cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
-      cuda::ptx::barrier_cluster_wait(cuda::ptx::sem_acquire);
+      cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_relaxed);
+      cuda::ptx::barrier_cluster_wait();
     } else {
       __syncthreads();
     }
