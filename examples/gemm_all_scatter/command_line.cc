@@ -19,6 +19,13 @@
 namespace symm::examples::gemm_all_scatter {
 namespace {
 
+// A flag that sets what a sweep's preset defines for every point, and the preset key that
+// sets it there (null: none; the flag is for single points only).
+struct PointFlag {
+  const CLI::Option* option;
+  const char* preset_key;
+};
+
 // --BLK_M --BLK_N --BLK_K --num_stages as given (0: not given).
 struct TileFlags {
   int blk_m = 0, blk_n = 0, blk_k = 0, stages = 0;
@@ -96,12 +103,13 @@ std::string check_bounds(const CommandLine& cl, const TileFlags& tile) {
 // With --preset the preset defines the points: the flags that would too are refused, the
 // preset is read (so that a bad one fails before any rank starts), and -o defaults to
 // sweep-<preset name>.jsonl.
-std::string check_sweep_flags(const std::vector<const CLI::Option*>& point_flags, bool output_given,
-                              CommandLine& cl) {
-  for (const CLI::Option* flag : point_flags) {
-    if (flag->count() > 0)
-      return fmt::format("--preset {} defines the points: drop {} (or edit the preset)", cl.preset,
-                         flag->get_name());
+std::string check_sweep_flags(const std::vector<PointFlag>& point_flags, bool output_given, CommandLine& cl) {
+  for (const PointFlag& flag : point_flags) {
+    if (flag.option->count() == 0) continue;
+    const std::string instead =
+        flag.preset_key ? fmt::format("the preset's \"{}\" sets it", flag.preset_key)
+                        : "no preset key sets it; it is for single points given by -m -n -k";
+    return fmt::format("--preset {} defines the points: drop {} ({})", cl.preset, flag.option->get_name(), instead);
   }
   try {
     const SweepPreset preset = load_preset(cl.preset);
@@ -174,31 +182,37 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
   CLI::App app{program.summary, program.name};
   add_launch_options(app, cl.launch);
   app.option_defaults()->always_capture_default();  // --help shows the defaults below
-  std::vector<const CLI::Option*> point_flags;  // what a preset defines instead
-  const auto point_flag = [&](CLI::Option* option) { point_flags.push_back(option); };
-  point_flag(app.add_option("-m", cl.shape.m, "rows of A and C"));
-  point_flag(app.add_option("-n", cl.shape.n, "columns of C (global; each rank's B shard has n / world)"));
-  point_flag(app.add_option("-k", cl.shape.k, "columns of A, rows of B"));
+  std::vector<PointFlag> point_flags;  // what a preset defines instead
+  const auto point_flag = [&](CLI::Option* option, const char* preset_key) {
+    point_flags.push_back({option, preset_key});
+  };
+  point_flag(app.add_option("-m", cl.shape.m, "rows of A and C"), "sizes");
+  point_flag(app.add_option("-n", cl.shape.n, "columns of C (global; each rank's B shard has n / world)"), "sizes");
+  point_flag(app.add_option("-k", cl.shape.k, "columns of A, rows of B"), "sizes");
   TileFlags tile;
-  point_flag(app.add_option("--BLK_M", tile.blk_m, "tile rows (default: the plan's)"));
-  point_flag(app.add_option("--BLK_N", tile.blk_n, "tile columns (default: the plan's)"));
-  point_flag(app.add_option("--BLK_K", tile.blk_k, "tile depth (default: the plan's)"));
-  point_flag(app.add_option("--num_stages", tile.stages, "pipeline stages (default: the plan's)"));
-  point_flag(app.add_option("--gsize_m", cl.op.gsize_m, "tile rows per group of the grouped tile order"));
+  point_flag(app.add_option("--BLK_M", tile.blk_m, "tile rows (default: the plan's)"), "tiles");
+  point_flag(app.add_option("--BLK_N", tile.blk_n, "tile columns (default: the plan's)"), "tiles");
+  point_flag(app.add_option("--BLK_K", tile.blk_k, "tile depth (default: the plan's)"), "tiles");
+  point_flag(app.add_option("--num_stages", tile.stages, "pipeline stages (default: the plan's)"), "num_stages");
+  point_flag(app.add_option("--gsize_m", cl.op.gsize_m, "tile rows per group of the grouped tile order"), "gsize_m");
   app.add_option("--gemm_sms", cl.op.gemm_sms, "blocks computing tiles (0: the variant's default)");
   app.add_option("--num_sms", cl.op.num_sms, "wg_specialization: blocks of the grid (0: every SM)");
   app.add_option("--comm_sms", cl.op.comm_sms, "producer_consumer: scatter blocks (0: default)");
   std::string datatype = "bf16", b_layout = "kn";
   point_flag(app.add_option("--datatype", datatype, "A, B and C element type")
-                 ->check(CLI::IsMember({"bf16", "fp16"})));
+                 ->check(CLI::IsMember({"bf16", "fp16"})),
+             "dtypes");
   point_flag(app.add_option("--b_layout", b_layout, "B shard as K x N/world (kn) or N/world x K (nk)")
-                 ->check(CLI::IsMember({"kn", "nk"})));
+                 ->check(CLI::IsMember({"kn", "nk"})),
+             "b_layout");
   add_bytes_option(app, "--heap_size", cl.heap_size,
                    "symmetric heap per rank (default: SYMM_HEAP_SIZE, else what the shapes need)");
   point_flag(app.add_flag("-v,--validate", cl.validate,
-                          "check every rank's C (with neither -v nor -b: both)"));
+                          "check every rank's C (with neither -v nor -b: both)"),
+             "validate");
   point_flag(app.add_flag("-b,--benchmark", cl.benchmark,
-                          "time every variant, gemm_alone and the baselines"));
+                          "time every variant, gemm_alone and the baselines"),
+             nullptr);  // a sweep times every point
   const CLI::Option* warmup = app.add_option("--n_warmup", cl.n_warmup, "untimed iterations");
   const CLI::Option* repeat = app.add_option("--n_repeat", cl.n_repeat, "timed iterations");
   cl.output_file = program.name + ".json";
@@ -206,17 +220,22 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
                                              "JSON results (empty: none); a sweep's JSON lines");
   std::string variants(ops::to_string(program.variant));
   point_flag(app.add_option("--variant", variants,
-                            "a variant, a comma list, all (every variant) or auto (the plan's choice)"));
+                            "a variant, a comma list, all (every variant) or auto (the plan's choice)"),
+             "variants");
   point_flag(app.add_flag("--baselines,!--no_baselines", cl.baselines,
-                          "measure the baselines (cuBLASLt + NCCL, + copy engine, ...) beside the variants"));
+                          "measure the baselines (cuBLASLt + NCCL, + copy engine, ...) beside the variants"),
+             "baselines");
   point_flag(app.add_flag("-t,--trace_tiles", cl.trace_tiles,
                           "after measuring, run each variant once more with its tile timeline recorded: "
-                          "<output stem>.<variant>.trace.json (open in ui.perfetto.dev)"));
+                          "<output stem>.<variant>.trace.json (open in ui.perfetto.dev)"),
+             nullptr);
   point_flag(app.add_option("--split_tail", cl.op.split_tail,
                             "split the last wave's tiles along K (the GEMM's and the op's): -1 where "
-                            "the model predicts a gain, 0 never, 1 always (not fused_sequential)"));
+                            "the model predicts a gain, 0 never, 1 always (not fused_sequential)"),
+             nullptr);
   point_flag(app.add_option("--loopback_peers", cl.op.loopback_peers,
-                            "one rank only: this many C copies on the same GPU stand for peers (push cost)"));
+                            "one rank only: this many C copies on the same GPU stand for peers (push cost)"),
+             "loopback_peers");
   app.add_option("--preset", cl.preset,
                  "sweep every point of this preset (bench/presets/*.json), one launch per rank count, "
                  "appending to -o (default sweep-<preset>.jsonl) and resuming from it");
