@@ -2,7 +2,7 @@
 # Checks every GEMM and fused-op kernel instance without a GPU: ptxas's per-kernel report
 # (registers, spills, local-memory stack frames, serialised wgmma) from the build log, and
 # the PTX of every WGMMA and fused instance (wgmma.mma_async, setmaxnreg and TMA in every
-# GEMM kernel entry).
+# GEMM kernel entry, and only relaxed arrivals at cluster barriers).
 #
 #   cmake --build <build-dir> 2>&1 | tee build.log      # a clean build: ptxas -v output
 #   scripts/check-ptxas-report.sh build.log <build-dir> [--incremental]
@@ -92,6 +92,7 @@ for inst in "${instances[@]}"; do
     entry != "" && /wgmma\.mma_async/ { w[entry] = 1 }
     entry != "" && /setmaxnreg/ { s[entry] = 1 }
     entry != "" && /cp\.async\.bulk\.tensor/ { t[entry] = 1 }
+    entry != "" && /barrier\.cluster\.arrive/ && !/\.relaxed/ { r[entry] = 1 }
     END {
       count = 0
       for (e in n) {
@@ -99,6 +100,7 @@ for inst in "${instances[@]}"; do
         if (!w[e]) printf "\n%s: %s has no wgmma.mma_async", inst, e
         if (!s[e]) printf "\n%s: %s has no setmaxnreg", inst, e
         if (!t[e]) printf "\n%s: %s has no TMA (cp.async.bulk.tensor)", inst, e
+        if (r[e]) printf "\n%s: %s arrives at a cluster barrier with release semantics (0.6 us per launch: GemmSmem::sync_cluster)", inst, e
       }
       if (count == 0) printf "\n%s: its PTX has no GEMM kernel entry", inst
     }' "$ptx")
@@ -112,4 +114,5 @@ for inst in "${checked[@]}"; do
 done
 echo "check-ptxas-report: OK: ${#checked[@]} of ${#instances[@]} instances, $reported kernels: no spills, no stack frames," \
   "no serialised wgmma; every WGMMA and fused kernel entry has wgmma.mma_async, setmaxnreg and TMA" \
+  "and arrives relaxed at cluster barriers" \
   "(every kernel: $table)"
