@@ -7,7 +7,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <exception>
+#include <limits>
 
 #include "gemm_bench.hpp"
 #include "symm/gemm/config.hpp"
@@ -47,9 +49,12 @@ std::string check_numbers(const GemmFlags& flags, const symm::bench::GemmBenchOp
                           symm::check_output_file("-o/--output_file", gemm.output)}) {
     if (!why.empty()) return why;
   }
+  // The GEMM's extents are 32-bit, as a preset's are (gemm_preset.cc).
   for (std::size_t i = 0; i < flags.mnk.size(); ++i) {
     const std::string dim = fmt::format("--mnk {}", "MNK"[i]);
-    if (std::string why = symm::check_at_least(dim, flags.mnk[i], 1); !why.empty()) return why;
+    if (std::string why = symm::check_between(dim, flags.mnk[i], 1, std::numeric_limits<std::int32_t>::max());
+        !why.empty())
+      return why;
   }
   for (int s : gemm.fewer_sms) {
     if (std::string why = symm::check_at_least("--fewer_sms", s, 1); !why.empty()) return why;
