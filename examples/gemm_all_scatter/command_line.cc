@@ -6,7 +6,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <limits>
 
 #include "sweep_preset.hpp"
 #include "symm/common/error.hpp"
@@ -137,6 +139,34 @@ std::string check_settings() {
   } catch (const Error& e) {
     return e.what();
   }
+}
+
+// A, the B shard, C, and the C-sized buffers one contender at a time holds besides C (a
+// variant its loopback copies, the baselines a C for their tuning runs). Saturates: extents
+// up to 2^31 can ask for more than 64 bits of bytes.
+std::uint64_t matrix_bytes(const CommandLine& cl, int world) {
+  using Wide = unsigned __int128;
+  const ops::AllScatterShape& s = cl.shape;
+  const Wide e = gemm::dtype_bytes(s.dtype), m = Wide(s.m), n = Wide(s.n), k = Wide(s.k);
+  const Wide contender_copies = Wide(std::max(cl.op.loopback_peers, 1));
+  const Wide bytes = m * k * e + k * (n / Wide(world)) * e + m * n * e * (1 + contender_copies);
+  return bytes > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max()
+                                                           : std::uint64_t(bytes);
+}
+
+// Heap bytes for flags and barriers beside the matrices.
+constexpr std::uint64_t kFlagMargin = std::uint64_t{256} << 20;
+
+// Empty unless --heap_size (or SYMM_HEAP_SIZE) is given and too small for the matrices
+// alone; then one line with the size to give.
+std::string check_heap_size(const CommandLine& cl, int world) {
+  const std::uint64_t given = cl.heap_size > 0 ? cl.heap_size : settings::heap_size().value_or(0);
+  if (given == 0 || given >= matrix_bytes(cl, world)) return {};
+  return fmt::format("--heap_size / SYMM_HEAP_SIZE = {} cannot hold the matrices of {} x {} x {} {} on {} "
+                     "ranks ({}: A, the rank's B shard, C and one C-sized buffer per contender): give at "
+                     "least {}, or neither (the heap is then sized for the run)",
+                     format_bytes(given), cl.shape.m, cl.shape.n, cl.shape.k, gemm::to_string(cl.shape.dtype),
+                     world, format_bytes(matrix_bytes(cl, world)), format_bytes(heap_bytes_needed(cl, world)));
 }
 
 }  // namespace
@@ -277,6 +307,7 @@ std::string check_combination(const CommandLine& cl, int world, int sm_count) {
                        "16 bytes for TMA); use an -n that is a multiple of {}",
                        s.n, s.n / world, 8 * world);
   if (std::string why = ops::validate(s, world); !why.empty()) return why;
+  if (std::string why = check_heap_size(cl, world); !why.empty()) return why;
   if (std::string why = ops::validate(cl.op, world, sm_count); !why.empty()) return why;
   for (const RequestedVariant& v : cl.variants) {
     ops::GemmAllScatterOptions options = cl.op;
@@ -292,14 +323,8 @@ std::string check_combination(const CommandLine& cl, int world, int sm_count) {
 }
 
 std::uint64_t heap_bytes_needed(const CommandLine& cl, int world) {
-  const ops::AllScatterShape& s = cl.shape;
-  const std::uint64_t e = gemm::dtype_bytes(s.dtype);
-  const std::uint64_t a = s.m * s.k * e, b_shard = s.k * (s.n / world) * e, c = s.m * s.n * e;
-  // Besides C, one contender at a time holds C-sized buffers: a variant its loopback
-  // copies, the baselines a C for their tuning runs. The margin holds flags and barriers.
-  const std::uint64_t contender_copies = std::max(cl.op.loopback_peers, 1);
-  constexpr std::uint64_t kMargin = std::uint64_t{256} << 20;
-  return a + b_shard + c * (1 + contender_copies) + kMargin;
+  const std::uint64_t matrices = matrix_bytes(cl, world);
+  return matrices > std::numeric_limits<std::uint64_t>::max() - kFlagMargin ? matrices : matrices + kFlagMargin;
 }
 
 }  // namespace symm::examples::gemm_all_scatter

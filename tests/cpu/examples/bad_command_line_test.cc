@@ -206,6 +206,8 @@ TEST(RefusedCommandLine, GemmAllScatterRefusesEachWithTheFlagNamed) {
       {program, {"--preset", "/nonexistent-symm-test-dir/p.json"}, "--preset /nonexistent-symm-test-dir/p.json"},
       {program, {"--num_stages", "1"}, "--num_stages 1"},
       {program, {"--heap_size", "1XB"}, "--heap_size"},
+      {program, {"-r", "2", "--heap_size", "1MiB"}, "--heap_size / SYMM_HEAP_SIZE = 1 MiB cannot hold the matrices"},
+      {p11, {"-r", "2", "-m", "4096", "-n", "4096", "-k", "4096"}, "give at least 368 MiB", {"SYMM_HEAP_SIZE=64MiB"}},
       {program, {"--preset", short_preset, "-m", "4096"}, "drop -m (the preset's \"sizes\" sets it)"},
       {program, {"--preset", short_preset, "--split_tail", "0"}, "drop --split_tail (no preset key sets it"},
       {program, {"--preset", short_preset, "-r", "3"}, "-r 3"},
