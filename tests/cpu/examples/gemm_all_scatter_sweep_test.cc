@@ -124,6 +124,20 @@ TEST(SweepRules, PlanSkipsTheShapeOrEachVariantThatCannotRun) {
   EXPECT_NE(plan.skipped[0].skipped.find("4600"), std::string::npos);
 }
 
+TEST(SweepRules, APointTooLargeForTheGivenHeapIsSkippedWithTheSizeToGive) {
+  CommandLine cl;
+  ASSERT_EQ(parse_variants("all", cl.variants), "");
+  cl.heap_size = std::uint64_t{512} << 20;  // 512 MiB
+  cl.shape = {4096, 4608, 8192};             // A 64 MiB, B shard 36 MiB, C twice 72 MiB
+  EXPECT_FALSE(plan_point(cl, {std::nullopt}, 2, 132, gemm::kSm90MaxSmemPerBlock).groups.empty());
+  cl.shape = {8192, 4608, 36864};  // A alone is 576 MiB
+  const PointPlan plan = plan_point(cl, {std::nullopt}, 2, 132, gemm::kSm90MaxSmemPerBlock);
+  EXPECT_TRUE(plan.groups.empty());
+  ASSERT_EQ(plan.skipped.size(), 1u);
+  EXPECT_NE(plan.skipped[0].skipped.find("cannot hold the matrices"), std::string::npos) << plan.skipped[0].skipped;
+  EXPECT_NE(plan.skipped[0].skipped.find("give at least 1138 MiB"), std::string::npos) << plan.skipped[0].skipped;
+}
+
 TEST(SweepRules, OneRankPushesToLoopbackCopiesWithoutBaselines) {
   const SweepPreset preset = load_preset(kPresets + "default.json");
   const std::vector<SweepPoint> points = expand(preset);
