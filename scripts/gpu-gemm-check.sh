@@ -2,7 +2,7 @@
 # The GEMM's checks on a GPU machine in one go: binaries (carried in build/carry, or built
 # here), SASS (HGMMA), the single-stage wgmma test, the GEMM tests, then the benchmark.
 #
-#   scripts/gpu-gemm-check.sh [tests|bench|all|quick|final|build] [extra symm-bench arguments]
+#   scripts/gpu-gemm-check.sh [tests|bench|all|quick|final|build|ab|profile|presets|probes|durations] [extra symm-bench arguments]
 #
 # build: only the binaries and the SASS check. final: a short test subset, the full benchmark and the untuned heuristic (bf16).
 # quick: the tests, then bench/gemm/quick.json (bf16, one repeat) with each fast
@@ -22,6 +22,10 @@
 # plan, tuned unless --no-tune is among the extra arguments) timed against cuBLASLt (2
 # repeats), into probes.log and one results JSON per probe (probe-N.json, N its line among
 # the probes, in probes.tgz).
+# durations: each line of $PROBES (as probes) under ncu (--clock-control none): the kernel
+# durations, L2 and DRAM traffic of ours and of every cuBLASLt candidate symm-bench tries,
+# one table per probe from tools/report/ncu-durations (durations.txt; the CSVs in
+# durations.tgz). What separates two kernels on small problems, launch to end.
 # To carry binaries to the GPU machine (no build there): here,
 #   SYMM_GIT_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-gemm-check.sh build
 #   mkdir -p build/carry && cp build/gemm-out/bin/COMMIT build/carry/ &&
@@ -38,8 +42,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-all}
 case "$mode" in
-  tests | bench | all | quick | final | build | ab | profile | presets | probes) ;;
-  *) echo "usage: $0 [tests|bench|all|quick|final|build|ab|profile|presets|probes] [extra symm-bench arguments]" >&2; exit 2 ;;
+  tests | bench | all | quick | final | build | ab | profile | presets | probes | durations) ;;
+  *) echo "usage: $0 [tests|bench|all|quick|final|build|ab|profile|presets|probes|durations] [extra symm-bench arguments]" >&2; exit 2 ;;
 esac
 shift || true
 OUT=${OUT:-$root/build/gemm-out}
@@ -188,6 +192,25 @@ issue4 bf16 nk;issue4 bf16 nk --no-tune;ragged bf16 nk;ragged bf16 nk --no-tune"
   done
   (cd "$OUT" && shopt -s nullglob && results=(./*-nk*.json ./*-kn*.json ./*-nk*.log ./*-kn*.log) &&
     tar czf presets.tgz "${results[@]}" && rm -f "${results[@]}")
+fi
+
+if [ "$mode" = durations ]; then
+  [ -r "${PROBES:-}" ] || { say "durations: give PROBES=<file of 'M N K dtype layout config [VAR=value ...]' lines>"; exit 2; }
+  mkdir -p "$OUT/durations"
+  metrics=gpu__time_duration.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_srcunit_tex_op_read.sum,dram__bytes_read.sum,launch__grid_size
+  probe=0
+  while read -r m n k dtype layout config vars; do
+    probe=$((probe + 1))
+    forced=(--config "$config")
+    [ "$config" = - ] && forced=(--no-tune)  # "-": the heuristic's plan
+    say "durations $probe: $m x $n x $k $dtype $layout $config $vars" | tee -a "$OUT/durations.txt"
+    env $vars timeout 120 ncu --clock-control none --metrics "$metrics" --csv "$bin/symm-bench" gemm \
+      --mnk "$m" "$n" "$k" --dtype "$dtype" --layout "$layout" "${forced[@]}" --repeats 1 --n_warmup 1 \
+      --n_repeat 3 </dev/null >"$OUT/durations/probe-$probe.csv" 2>&1 || failed "durations $probe"
+    tools/report/ncu-durations "$OUT/durations/probe-$probe.csv" | tee -a "$OUT/durations.txt" ||
+      failed "ncu-durations $probe"
+  done < <(grep -v '^ *\(#\|$\)' "$PROBES")
+  (cd "$OUT" && tar czf durations.tgz durations && rm -rf durations)
 fi
 
 if [ "$mode" = probes ]; then
