@@ -161,12 +161,13 @@ constexpr std::uint64_t kFlagMargin = std::uint64_t{256} << 20;
 // alone; then one line with the size to give.
 std::string check_heap_size(const CommandLine& cl, int world) {
   const std::uint64_t given = cl.heap_size > 0 ? cl.heap_size : settings::heap_size().value_or(0);
-  if (given == 0 || given >= matrix_bytes(cl, world)) return {};
+  const std::uint64_t matrices = matrix_bytes(cl, world);
+  if (given == 0 || given >= matrices) return {};
   return fmt::format("--heap_size / SYMM_HEAP_SIZE = {} cannot hold the matrices of {} x {} x {} {} on {} "
                      "ranks ({}: A, the rank's B shard, C and one C-sized buffer per contender): give at "
                      "least {}, or neither (the heap is then sized for the run)",
                      format_bytes(given), cl.shape.m, cl.shape.n, cl.shape.k, gemm::to_string(cl.shape.dtype),
-                     world, format_bytes(matrix_bytes(cl, world)), format_bytes(heap_bytes_needed(cl, world)));
+                     world, format_bytes(matrices), format_bytes(heap_bytes_needed(cl, world)));
 }
 
 }  // namespace
