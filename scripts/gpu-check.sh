@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Everything the GPU machine checks, in one call (device time is scarce):
-#   build (release preset) -> gpu tier on ONE GPU (multi-rank tests oversubscribe it) ->
-#   multigpu tier on every GPU -> SASS check (HGMMA) -> main job (with the short sweep) ->
-#   perf-check of the short sweep against bench/thresholds.json.
+#   build (release preset) -> main job (with the short sweep) -> perf-check of the short
+#   sweep against bench/thresholds.json -> SASS check (HGMMA) -> gpu tier on ONE GPU
+#   (multi-rank tests oversubscribe it) -> multigpu tier on every GPU.
+# The main job goes first: it takes seconds and the tiers minutes, so a call that runs out
+# of time still has it.
 # Logs, CTest's JUnit report and results JSON go to $OUT (default out/gpu-check).
 #
 #   SYMM_GIT_COMMIT=<commit[-dirty]> scripts/gpu-check.sh
@@ -28,6 +30,14 @@ step() {  # step NAME COMMAND...: output to $OUT/NAME.log, tail printed on failu
 nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 step configure cmake --preset release || exit 1
 step build cmake --build --preset release -j "$(nproc)" || exit 1
+step main-job timeout 300 scripts/main-job.sh build/release
+tail -n 25 "$OUT/main-job.log"
+# The main job's short sweep against the committed thresholds (bench/thresholds.json).
+step perf-check tools/report/perf-check check "$OUT/sweep-short.jsonl"
+grep -E "^(FAIL|NO THRESHOLD)|^perf-check:" "$OUT/perf-check.log"
+hgmma=$(cuobjdump --dump-sass build/release/kernels/gemm/libsymm_gemm.a 2>/dev/null | grep -c HGMMA)
+echo "HGMMA instructions in the GEMM library: $hgmma"
+[ "$hgmma" -gt 0 ] || failures+=("sass")
 CUDA_VISIBLE_DEVICES=0 step gpu-tier ctest --test-dir build/release -L gpu --output-on-failure \
   --output-junit "$OUT/ctest-gpu.xml" --timeout 300
 # The tier as a whole is bounded too: a hang there must not take the call's whole budget.
@@ -36,14 +46,6 @@ step multigpu timeout -k 10 300 ctest --test-dir build/release -L multigpu --out
 for tier in gpu-tier multigpu; do
   grep -E "tests passed|tests failed|\(Skipped\)|\(Failed\)|Timeout" "$OUT/$tier.log" | tail -n 30
 done
-hgmma=$(cuobjdump --dump-sass build/release/kernels/gemm/libsymm_gemm.a 2>/dev/null | grep -c HGMMA)
-echo "HGMMA instructions in the GEMM library: $hgmma"
-[ "$hgmma" -gt 0 ] || failures+=("sass")
-step main-job timeout 300 scripts/main-job.sh build/release
-tail -n 25 "$OUT/main-job.log"
-# The main job's short sweep against the committed thresholds (bench/thresholds.json).
-step perf-check tools/report/perf-check check "$OUT/sweep-short.jsonl"
-grep -E "^(FAIL|NO THRESHOLD)|^perf-check:" "$OUT/perf-check.log"
 
 if [ ${#failures[@]} -eq 0 ]; then echo "gpu-check: every step passed"; else
   echo "gpu-check: FAILED: ${failures[*]}"; exit 1; fi
