@@ -52,8 +52,9 @@ for path in sorted(glob.glob(os.path.join(out, "proxy-*.json"))):
     for r in json.load(open(path))["rows"]:
         plan = r.get("plan") or ""
         cut = re.search(r"(k_splits=\d+(?: of the last \d+ tiles \(\d+ whole\))?|stream-K)", plan)
-        tile = f"{r['BLK_M']}x{r['BLK_N']}x{r['BLK_K']}s{r['num_stages']}" if r.get("BLK_M") else "-"
-        if "pingpong" in plan.split(";")[0] and tile != "-": tile += "-pingpong"
+        # The configuration's full name (schedule and cluster too) as the plan line gives it.
+        name = re.search(r"\b(\d+x\d+x\d+s\d+\S*)", plan.split(";")[0])
+        tile = name.group(1) if name else "-"
         ratio = r.get("ratio_vs_gemm_alone")
         print(f"| {r['dtype']} | {r['m']} x {r['n']} x {r['k']} | {settings[s] or 'plan'} | {r['variant']} | "
               f"{tile} {cut.group(1) if cut else ''} | {r['total_ms']:.4f} | "

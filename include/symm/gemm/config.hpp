@@ -48,6 +48,7 @@ namespace symm::gemm {
 inline constexpr int kSm90MaxSmemPerBlock = 232448;
 inline constexpr int kWarpgroupThreads = 128;
 inline constexpr int kConsumers = 2;             // but 192-row or -column tiles: consumers_for
+inline constexpr int kMaxConsumers = 3;          // 192-row or -column tiles: consumers_for
 inline constexpr int kSwizzleBytes = 128;        // TMA/WGMMA 128-byte swizzle
 inline constexpr int kEpilogueRows = 64;         // rows of one epilogue staging tile
 inline constexpr int kSmemAlignSlack = 1024;     // dynamic smem rounded up to 1024 B
@@ -67,7 +68,7 @@ enum class Schedule : std::uint8_t { cooperative, pingpong, swapped };
 // 192-column swapped ones, a consumer per 64-row (64-column) block.
 constexpr int consumers_for(int blk_m, int blk_n, Schedule schedule) {
   const bool three = schedule == Schedule::cooperative ? blk_m == 3 * 64 : schedule == Schedule::swapped && blk_n == 3 * 64;
-  return three ? 3 : kConsumers;
+  return three ? kMaxConsumers : kConsumers;
 }
 
 // Registers per thread after reallocation (setmaxnreg): the producer keeps 40, the

@@ -130,9 +130,8 @@ struct TmaEpilogue {
   __device__ static void store(const float (&acc)[M_BLOCKS][ACC], Smem& s, const WgmmaParams& p,
                                const Hook& hook, int wg, int t, int row0, int col0, int& buf) {
     if constexpr (Cfg::SWAPPED) {
-      static_assert(!Hook::kPushesChunks, "swapped tiles are not built for fused kernels");
       [&]<int... MB>(std::integer_sequence<int, MB...>) {
-        (store_swapped(acc[MB], s, p, wg, t, row0, col0 + MB * 64, buf), ...);
+        (store_swapped(acc[MB], s, p, hook, wg, t, row0, col0 + MB * 64, buf), ...);
       }(std::make_integer_sequence<int, M_BLOCKS>{});
     } else {
 #pragma unroll
@@ -159,23 +158,26 @@ struct TmaEpilogue {
   // the swizzle. The blocks and row pieces are compile-time sequences, not loops: every
   // index into acc must be a constant, or acc moves to local memory (an unrolled loop is
   // only a hint to the compiler).
+  template <class Hook>
   __device__ __forceinline__ static void store_swapped(const float (&acc)[ACC], Smem& s, const WgmmaParams& p,
-                                                       int wg, int t, int row0, int col0, int& buf) {
+                                                       const Hook& hook, int wg, int t, int row0, int col0,
+                                                       int& buf) {
     [&]<int... RP>(std::integer_sequence<int, RP...>) {
-      (store_swapped_rows<RP>(acc, s, p, wg, t, row0, col0, buf), ...);
+      (store_swapped_rows<RP>(acc, s, p, hook, wg, t, row0, col0, buf), ...);
     }(std::make_integer_sequence<int, SWAPPED_ROW_PIECES>{});
   }
 
   // Rows [64 RP, 64 RP + 64) of a swapped tile's part: accumulators 32 RP .. 32 RP + 31.
-  template <int RP>
+  template <int RP, class Hook>
   __device__ __forceinline__ static void store_swapped_rows(const float (&acc)[ACC], Smem& s, const WgmmaParams& p,
-                                                            int wg, int t, int row0, int col0, int& buf) {
+                                                            const Hook& hook, int wg, int t, int row0, int col0,
+                                                            int& buf) {
     constexpr bool tail = SWAPPED_TAIL_ROWS > 0 && RP == SWAPPED_ROW_PIECES - 1;
     constexpr int FIRST = 32 * RP, COUNT = ACC - FIRST < 32 ? ACC - FIRST : 32;
     const int warp = t / 32, lane = t % 32;
 #pragma unroll
     for (int cp = 0; cp < SWAPPED_COL_PIECES; ++cp) {
-      store_piece(s, p, NoEpilogueHook{}, wg, t, tail, col0 + cp * COLS, row0 + RP * kEpilogueRows, buf,
+      store_piece(s, p, hook, wg, t, tail, col0 + cp * COLS, row0 + RP * kEpilogueRows, buf,
                   [&](std::uint8_t* tile) {
                     if constexpr (STMATRIX) {
                       stage_swapped_rows<FIRST, COUNT>(acc, tile, warp, lane);

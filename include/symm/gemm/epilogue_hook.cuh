@@ -13,7 +13,9 @@
 namespace symm::gemm {
 
 struct TileInfo {
-  int tile;            // grouped-order tile id (TileScheduler): the fused kernel's flag index
+  // The block's tile id: the scheduler's unit id (grouped order), times the cluster's
+  // blocks plus the block's rank in it; without clusters the unit id (the flag index).
+  int tile;
   int tile_m, tile_n;  // tile coordinates
   int row0, col0;      // first row and column of this warpgroup's part in C
   int rows, cols;      // its extent, clipped to M and N

@@ -35,7 +35,8 @@ struct PersistentGemm {
     const int col0 = tile_n * Cfg::BLK_N + wg * Cfg::WG_COL_STRIDE;
     const int rows = p.m - row0 < Cfg::WG_M ? p.m - row0 : Cfg::WG_M;
     const int cols = p.n - col0 < Cfg::WG_N ? p.n - col0 : Cfg::WG_N;
-    return TileInfo{w.tile, tile_m, tile_n, row0, col0, rows > 0 ? rows : 0, cols > 0 ? cols : 0, wg, t};
+    const int tile = w.tile * Cfg::CLUSTER_BLOCKS + cluster_rank(seat, Cfg::CLUSTER_M);
+    return TileInfo{tile, tile_m, tile_n, row0, col0, rows > 0 ? rows : 0, cols > 0 ? cols : 0, wg, t};
   }
 
   // Consumer warpgroup wg (0-based) of worker `block` (a block, or a cluster: then `seat`
@@ -49,7 +50,9 @@ struct PersistentGemm {
     typename Mainloop::Accumulators acc;
     WorkCursor cursor = p.sched.first(block, workers);
     WorkUnit w;
-    hook.worker_started(block, wg, t);
+    // The hook's tracing points name the block itself, not its cluster (ranks are consecutive).
+    const int own_block = block * Cfg::CLUSTER_BLOCKS + cluster_rank(seat, Cfg::CLUSTER_M);
+    hook.worker_started(own_block, wg, t);
     for (int unit = 0; p.sched.next(cursor, workers, w); ++unit) {
       const int k_tiles = w.k_end - w.k_begin;
       std::uint64_t* turn_over = nullptr;
@@ -76,7 +79,7 @@ struct PersistentGemm {
       Epilogue::notify(hook, info, wg);
     }
     Epilogue::template drain<Hook>(t);
-    hook.worker_finished(block, wg, t);
+    hook.worker_finished(own_block, wg, t);
   }
 
   // Block `block` of num_blocks (a multiple of the cluster size; a cluster's blocks are

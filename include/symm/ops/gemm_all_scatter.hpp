@@ -11,6 +11,7 @@
 //   tma_push          ours: each tile's epilogue TMA-stores it from shared memory into the
 //                     local C and every peer's C (one tensor map per peer); no comm SMs,
 //                     no re-read of C; the stores drain while the next tile is computed.
+//                     Runs every tile and cluster of the GEMM: the plan our GEMM alone runs.
 //   wg_specialization Iris 10: one persistent kernel; gemm_sms blocks compute tiles and
 //                     release a per-tile flag, the other num_sms - gemm_sms blocks wait
 //                     for each tile and copy it to every peer.
@@ -113,9 +114,9 @@ struct AllScatterPlan {
   int gemm_sms = 0;   // GEMM blocks (tiles computed by these)
   int comm_sms = 0;   // blocks pushing tiles (0 where the GEMM blocks push themselves)
   int gsize_m = 8;
-  int tiles = 0;      // output tiles of the local shard
+  int tiles = 0;      // output tiles of the local shard (in clusters one per block, some past M or N)
   int peers = 0;      // C copies written besides the local one (world - 1, or loopback)
-  gemm::Plan gemm;    // the local shard's GEMM (fused variants: no clusters)
+  gemm::Plan gemm;    // the local shard's GEMM
   std::string reason;
 };
 

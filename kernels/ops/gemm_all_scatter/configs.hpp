@@ -1,11 +1,18 @@
 #pragma once
-// The tile configurations the fused kernels are built for: the GEMM planner's candidates
-// without clusters (cooperative and ping-pong) but the 64x128 ping-pong of small problems,
-// and Iris's sweep shapes (128x128x64, 256x128x64, 256x64x64 at 2 and 3 stages). Where the
-// GEMM alone would run a tile not built here, the fused plan takes its best candidate that
-// is (plan.cc). Ping-pong runs with tma_push only (tiles_pingpong below).
+// The tile configurations the fused kernels are built for, per variant.
+//   tma_push: every configuration of the GEMM (gemm/config.hpp: WgmmaConfigs): its hook
+//     pushes each piece a consumer stages, whatever the tile's schedule (cooperative,
+//     ping-pong, swapped), consumer count or cluster, so the op runs the plan our GEMM
+//     alone runs on the shard.
+//   wg_specialization, producer_consumer (tile flags) and fused_sequential (the warpgroup
+//     copies its rows): cooperative tiles of kConsumers row halves without clusters. Flags
+//     are per row half; comm blocks walk the scheduler's tiles, which a cluster's unit is
+//     not; fused_sequential's copy loop does not fit beside a ping-pong consumer's 192
+//     accumulators (ptxas spills). Where the GEMM alone would run another tile, the plan
+//     takes its best candidate built here (plan.cc).
 #include <algorithm>
 #include <array>
+#include <span>
 #include <tuple>
 
 #include "symm/gemm/config.hpp"
@@ -13,28 +20,32 @@
 
 namespace symm::ops::detail {
 
-using FusedConfigs =
+using PushConfigs = gemm::WgmmaConfigs;
+inline constexpr auto kPushConfigs = gemm::kWgmmaConfigs;
+
+// The GEMM planner's cooperative candidates without clusters, and Iris's sweep shapes
+// (128x128x64, 256x128x64, 256x64x64 at 2 and 3 stages).
+using PublishConfigs =
     std::tuple<gemm::TileConfig<128, 256, 64, 4>, gemm::TileConfig<256, 128, 64, 4>,
                gemm::TileConfig<128, 192, 64, 4>, gemm::TileConfig<128, 144, 64, 5>,
                gemm::TileConfig<128, 128, 64, 6>, gemm::TileConfig<128, 128, 64, 2>,
                gemm::TileConfig<128, 128, 64, 3>, gemm::TileConfig<256, 64, 64, 2>,
                gemm::TileConfig<256, 64, 64, 3>, gemm::TileConfig<256, 128, 64, 2>,
-               gemm::TileConfig<256, 128, 64, 3>,
-               gemm::TileConfig<128, 192, 64, 4, gemm::Schedule::pingpong>,
-               gemm::TileConfig<128, 160, 64, 5, gemm::Schedule::pingpong>,
-               gemm::TileConfig<128, 128, 64, 6, gemm::Schedule::pingpong>,
-               gemm::TileConfig<64, 256, 64, 4, gemm::Schedule::pingpong>>;
-inline constexpr auto kFusedConfigs = gemm::ConfigCatalog<FusedConfigs>::all;
-// Tile flags and traces hold a slot per consumer warpgroup of a tile: kConsumers of them.
-static_assert(std::ranges::all_of(kFusedConfigs, [](const gemm::KernelConfig& c) { return c.consumers() == gemm::kConsumers; }),
-              "the fused op's tile flags expect kConsumers consumer warpgroups per block");
+               gemm::TileConfig<256, 128, 64, 3>>;
+inline constexpr auto kPublishConfigs = gemm::ConfigCatalog<PublishConfigs>::all;
+// Tile flags hold a slot per row half: kConsumers cooperative consumers, no cluster.
+static_assert(std::ranges::all_of(kPublishConfigs, [](const gemm::KernelConfig& c) {
+                return c.schedule == gemm::Schedule::cooperative && c.consumers() == gemm::kConsumers &&
+                       !c.clustered();
+              }),
+              "the flag and copy variants expect kConsumers row halves per tile, without clusters");
 
-// Whether a fused variant may run ping-pong tiles. tma_push pushes each piece a consumer
-// stages, whoever computed the tile. The flag hooks (wg_specialization,
-// producer_consumer) publish each tile as two row halves, one per consumer; the copy
-// loop of fused_sequential does not fit beside a ping-pong consumer's 192 accumulators
-// (ptxas spills).
-constexpr bool tiles_pingpong(ScatterVariant v) { return v == ScatterVariant::tma_push; }
+// Whether variant v's kernels are built for configuration c (the lists above).
+constexpr bool built_for(ScatterVariant v, const gemm::KernelConfig& c) {
+  const auto& built = v == ScatterVariant::tma_push ? std::span<const gemm::KernelConfig>(kPushConfigs)
+                                                    : std::span<const gemm::KernelConfig>(kPublishConfigs);
+  return std::ranges::find(built, c) != built.end();
+}
 
 // Whether a fused variant may run plans that split tiles along K (split-K, stream-K, the
 // last wave split): its hook then acts in the unit that finishes each tile (hooks.cuh).

@@ -77,7 +77,7 @@ __device__ inline void push_tiles(const PushWork& w, int first, int step) {
     copy_region_to_peers(w.targets, r.row0, r.rows, r.col0, r.cols, int(threadIdx.x), int(blockDim.x));
     if (w.trace.push) {
       __syncthreads();  // every thread's copies done
-      if (threadIdx.x == 0) w.trace.push[tile * gemm::kConsumers] = {begin, trace_clock(), int(blockIdx.x), -1};
+      if (threadIdx.x == 0) w.trace.push[tile * kTraceLanes] = {begin, trace_clock(), int(blockIdx.x), -1};
     }
   }
 }

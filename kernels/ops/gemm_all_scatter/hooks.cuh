@@ -67,7 +67,7 @@ struct CopyToPeersHook : TracePoints {
     if (trace.push) {
       ptx::named_barrier_sync(1 + info.warpgroup, gemm::kWarpgroupThreads);  // every copy done
       if (info.thread == 0)
-        trace.push[info.tile * gemm::kConsumers + info.warpgroup] = {begin, trace_clock(), int(blockIdx.x),
+        trace.push[info.tile * kTraceLanes + info.warpgroup] = {begin, trace_clock(), int(blockIdx.x),
                                                                      info.warpgroup};
     }
   }

@@ -31,29 +31,30 @@ void launch_with_hook(const FusedLaunch& f, const Hook& hook, cudaStream_t strea
 template <gemm::DType DT, gemm::BLayout BL>
 void launch_fused_typed(const FusedLaunch& f, cudaStream_t stream) {
   using In = gemm::element_t<DT>;
-  const bool built = gemm::with_config<FusedConfigs>(f.config, [&]<class Cfg>() {
-    switch (f.variant) {
-      case ScatterVariant::tma_push:
+  bool built = false;
+  switch (f.variant) {
+    case ScatterVariant::tma_push:
+      built = gemm::with_config<PushConfigs>(f.config, [&]<class Cfg>() {
         launch_with_hook<Cfg, In, BL>(f, TmaPushHook{{f.push.trace}, f.peer_maps}, stream);
-        break;
-      case ScatterVariant::fused_sequential:
-      case ScatterVariant::wg_specialization:
-      case ScatterVariant::producer_consumer:
-        if constexpr (Cfg::PINGPONG)  // the plan refuses it first (configs.hpp: tiles_pingpong)
-          throw Error("symm gemm_all_scatter: " + std::string(to_string(f.variant)) +
-                      " runs cooperative tiles only, not " + gemm::to_string(f.config));
-        else if (f.variant == ScatterVariant::fused_sequential)
-          launch_with_hook<Cfg, In, BL>(f, CopyToPeersHook{{f.push.trace}, f.push.targets}, stream);
-        else
-          launch_with_hook<Cfg, In, BL>(f, TileFlagHook{{f.push.trace}, f.push.tile_flags}, stream);
-        break;
-      case ScatterVariant::bulk_synchronous:
-        throw Error("symm gemm_all_scatter: bulk_synchronous runs the plain GEMM, not a fused kernel");
-    }
-  });
-  if (!built)
-    throw Error("symm gemm_all_scatter: configuration " + gemm::to_string(f.config) +
-                " is not built for fused kernels with B as " + std::string(gemm::to_string(BL)));
+      });
+      break;
+    case ScatterVariant::fused_sequential:
+      built = gemm::with_config<PublishConfigs>(f.config, [&]<class Cfg>() {
+        launch_with_hook<Cfg, In, BL>(f, CopyToPeersHook{{f.push.trace}, f.push.targets}, stream);
+      });
+      break;
+    case ScatterVariant::wg_specialization:
+    case ScatterVariant::producer_consumer:
+      built = gemm::with_config<PublishConfigs>(f.config, [&]<class Cfg>() {
+        launch_with_hook<Cfg, In, BL>(f, TileFlagHook{{f.push.trace}, f.push.tile_flags}, stream);
+      });
+      break;
+    case ScatterVariant::bulk_synchronous:
+      throw Error("symm gemm_all_scatter: bulk_synchronous runs the plain GEMM, not a fused kernel");
+  }
+  if (!built)  // the plan refuses it first (configs.hpp: built_for)
+    throw Error("symm gemm_all_scatter: configuration " + gemm::to_string(f.config) + " is not built for " +
+                std::string(to_string(f.variant)) + " with B as " + std::string(gemm::to_string(BL)));
 }
 
 }  // namespace symm::ops::detail

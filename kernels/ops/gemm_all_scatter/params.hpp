@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "symm/common/wait_failure.hpp"
+#include "symm/gemm/config.hpp"
 #include "symm/gemm/scheduler.hpp"
 #include "symm/ops/gemm_all_scatter.hpp"
 
@@ -40,10 +41,12 @@ struct TraceSpan {
 };
 
 // Where a traced run records its tile timeline (device memory); null pointers: no trace.
+// A slot per consumer warpgroup of a tile or block, for any configuration: kTraceLanes.
+inline constexpr int kTraceLanes = gemm::kMaxConsumers;
 struct TileTrace {
-  TraceSpan* compute = nullptr;  // [tiles x kConsumers]: end = stores issued (begin: host)
-  TraceSpan* push = nullptr;     // [tiles x kConsumers]: copies to peers (comm: lane 0 slot)
-  TraceSpan* workers = nullptr;  // [blocks x kConsumers]: first tile begun, last store done
+  TraceSpan* compute = nullptr;  // [tiles x kTraceLanes]: end = stores issued (begin: host)
+  TraceSpan* push = nullptr;     // [tiles x kTraceLanes]: copies to peers (comm: lane 0 slot)
+  TraceSpan* workers = nullptr;  // [blocks x kTraceLanes]: first tile begun, last store done
   std::uint64_t* barrier_exit = nullptr;  // when the run's stream barrier let this rank go
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <span>
 
 #include "configs.hpp"
 #include "symm/common/error.hpp"
@@ -17,13 +18,12 @@ namespace {
 constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1;
 constexpr int kDefaultCommSms = 8;  // producer_consumer: scatter blocks beside the GEMM
 
-bool fused_config(const gemm::KernelConfig& c) {
-  return std::find(detail::kFusedConfigs.begin(), detail::kFusedConfigs.end(), c) != detail::kFusedConfigs.end();
-}
-
-std::string fused_config_names() {
+// The configurations variant v's kernels are built for (configs.hpp), named.
+std::string built_config_names(ScatterVariant v) {
   std::string names;
-  for (const auto& c : detail::kFusedConfigs) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
+  for (const auto& c : v == ScatterVariant::tma_push ? std::span<const gemm::KernelConfig>(detail::kPushConfigs)
+                                                     : std::span<const gemm::KernelConfig>(detail::kPublishConfigs))
+    names += (names.empty() ? "" : ", ") + gemm::to_string(c);
   return names;
 }
 
@@ -114,16 +114,15 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
                           : "default: tma_push (the fastest variant in docs/gemm-all-scatter.md: "
                             "no comm SMs, no re-read of C)";
   const bool fused = plan.variant != ScatterVariant::bulk_synchronous;
-  const bool cooperative_only = fused && !detail::tiles_pingpong(plan.variant);
-  if (fused && o.config && !fused_config(*o.config))
-    throw Error(fmt::format("symm gemm_all_scatter: configuration {} is not built for the fused kernels; "
-                            "built: {}",
-                            gemm::to_string(*o.config), fused_config_names()));
-  if (cooperative_only && o.config && o.config->pingpong())
-    throw Error(fmt::format("symm gemm_all_scatter: {} needs a cooperative configuration (both consumer "
-                            "warpgroups on each tile); {} is ping-pong: give a cooperative one, or the "
-                            "tma_push variant",
-                            to_string(plan.variant), gemm::to_string(*o.config)));
+  // The flag and copy variants: cooperative row halves without clusters (configs.hpp).
+  const bool publishes_row_halves = fused && plan.variant != ScatterVariant::tma_push;
+  if (fused && o.config && !detail::built_for(plan.variant, *o.config))
+    throw Error(fmt::format("symm gemm_all_scatter: configuration {} is not built for {}{}; built: {}",
+                            gemm::to_string(*o.config), to_string(plan.variant),
+                            publishes_row_halves ? " (cooperative tiles of two row halves, no clusters; "
+                                                   "tma_push runs every configuration)"
+                                                 : "",
+                            built_config_names(plan.variant)));
 
   // Blocks: who computes, who pushes.
   int gemm_sms = o.gemm_sms > 0 ? o.gemm_sms : sm_count;
@@ -157,10 +156,10 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
 
   // The GEMM of the local shard, cut as the GEMM alone would cut it (whole tiles, or some
   // split along K and published by the unit that finishes them) where the variant's hook
-  // finishes split tiles; fused_sequential computes whole tiles. tma_push may run
-  // ping-pong tiles (one consumer's stores and pushes then overlap the other's wgmmas), the
-  // other fused variants cooperative ones (configs.hpp: tiles_pingpong). bulk_synchronous
-  // runs the library's GEMM as planned for the shard alone.
+  // finishes split tiles; fused_sequential computes whole tiles. tma_push runs any tile and
+  // cluster (one ping-pong consumer's stores and pushes then overlap the other's wgmmas),
+  // the other fused variants cooperative tiles without clusters (configs.hpp).
+  // bulk_synchronous runs the library's GEMM as planned for the shard alone.
   const bool whole_tiles = !detail::finishes_split_tiles(plan.variant);
   if (whole_tiles && o.split_tail == 1)
     throw Error(fmt::format("symm gemm_all_scatter: {} computes whole tiles, so split_tail=1 (split the "
@@ -173,8 +172,8 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
   go.gsize_m = o.gsize_m;
   go.k_splits = whole_tiles ? 1 : 0;
   go.split_tail = whole_tiles ? 0 : o.split_tail;
-  go.pingpong = cooperative_only ? 0 : -1;
-  go.clusters = fused ? 0 : -1;  // the fused kernels launch their GEMM blocks without clusters
+  go.pingpong = publishes_row_halves ? 0 : -1;
+  go.clusters = publishes_row_halves ? 0 : -1;
   go.operand_copies = !fused;  // the fused kernels read A and B and write C in place
   gemm::DeviceLimits limits;
   limits.sm_count = sm_count;
@@ -183,23 +182,24 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
   if (fused && plan.gemm.kind != gemm::KernelKind::wgmma)
     throw Error("symm gemm_all_scatter: the fused kernels need the WGMMA GEMM, which cannot run this "
                 "shard: " + plan.gemm.reason);
-  // The GEMM's heuristic may prefer a tile the fused kernels are not built for (configs.hpp):
-  // then its best candidate that they are.
-  if (const gemm::KernelConfig alone = plan.gemm.config; fused && !fused_config(alone)) {
+  // The GEMM's heuristic may prefer a tile the variant's kernels are not built for
+  // (configs.hpp): then its best candidate that they are.
+  if (const gemm::KernelConfig alone = plan.gemm.config; fused && !detail::built_for(plan.variant, alone)) {
     const auto candidates = gemm::candidate_plans(shard, go, limits, std::numeric_limits<int>::max());
     const auto built = std::find_if(candidates.begin(), candidates.end(), [&](const gemm::Plan& c) {
-      return fused_config(c.config);
+      return detail::built_for(plan.variant, c.config);
     });
     if (built == candidates.end())
-      throw Error(fmt::format("symm gemm_all_scatter: no configuration built for the fused kernels can run "
-                              "this shard (built: {})", fused_config_names()));
+      throw Error(fmt::format("symm gemm_all_scatter: no configuration built for {} can run this shard "
+                              "(built: {})", to_string(plan.variant), built_config_names(plan.variant)));
     plan.gemm = *built;
-    plan.gemm.reason += fmt::format(" (the GEMM alone would run {}, which the fused kernels are not built for)",
-                                    gemm::to_string(alone));
+    plan.gemm.reason += fmt::format(" (the GEMM alone would run {}, which {} is not built for)",
+                                    gemm::to_string(alone), to_string(plan.variant));
   }
   plan.config = plan.gemm.config;
   plan.gemm_sms = plan.gemm.num_blocks;
-  plan.tiles = plan.gemm.sched.num_tiles();
+  // The blocks' tiles (TileInfo::tile): a cluster's unit is a tile per block.
+  plan.tiles = plan.gemm.sched.num_tiles() * plan.config.cluster_blocks();
   if (plan.variant == ScatterVariant::wg_specialization) plan.comm_sms = grid - gemm_sms;
   if (plan.variant == ScatterVariant::bulk_synchronous) plan.comm_sms = sm_count;
   return plan;

@@ -23,13 +23,13 @@ std::vector<T> to_host(const T* device, std::size_t count) {
 }  // namespace
 
 TraceBuffers::TraceBuffers(int tiles, int blocks) : tiles_(tiles), blocks_(blocks) {
-  const std::size_t spans = std::size_t(2 * tiles + blocks) * gemm::kConsumers;
+  const std::size_t spans = std::size_t(2 * tiles + blocks) * kTraceLanes;
   bytes_ = spans * sizeof(TraceSpan) + sizeof(std::uint64_t);
   check_cuda(cudaMalloc(&memory_, bytes_), "cudaMalloc(tile trace)");
   auto* span = static_cast<TraceSpan*>(memory_);
   trace_.compute = span;
-  trace_.push = span + std::size_t(tiles) * gemm::kConsumers;
-  trace_.workers = span + std::size_t(2 * tiles) * gemm::kConsumers;
+  trace_.push = span + std::size_t(tiles) * kTraceLanes;
+  trace_.workers = span + std::size_t(2 * tiles) * kTraceLanes;
   trace_.barrier_exit = reinterpret_cast<std::uint64_t*>(span + spans);
 }
 
@@ -40,10 +40,10 @@ void TraceBuffers::reset(cudaStream_t stream) {
 }
 
 std::vector<TileEvent> TraceBuffers::events(bool drains) const {
-  const std::size_t slots = std::size_t(tiles_) * gemm::kConsumers;
+  const std::size_t slots = std::size_t(tiles_) * kTraceLanes;
   const auto compute = to_host(trace_.compute, slots);
   const auto push = to_host(trace_.push, slots);
-  const auto workers = to_host(trace_.workers, std::size_t(blocks_) * gemm::kConsumers);
+  const auto workers = to_host(trace_.workers, std::size_t(blocks_) * kTraceLanes);
   const std::uint64_t zero = to_host(trace_.barrier_exit, 1)[0];
   const auto us = [zero](std::uint64_t t) { return (double(t) - double(zero)) / 1000.0; };
 
@@ -52,21 +52,21 @@ std::vector<TileEvent> TraceBuffers::events(bool drains) const {
   // warpgroup's previous tile ended (its first where the warpgroup started).
   std::map<std::pair<int, int>, std::vector<std::pair<std::uint64_t, int>>> by_worker;
   for (std::size_t i = 0; i < slots; ++i)
-    if (compute[i].end != 0) by_worker[{compute[i].block, compute[i].lane}].push_back({compute[i].end, int(i / gemm::kConsumers)});
+    if (compute[i].end != 0) by_worker[{compute[i].block, compute[i].lane}].push_back({compute[i].end, int(i / kTraceLanes)});
   for (auto& [worker, tiles] : by_worker) {
     std::sort(tiles.begin(), tiles.end());
-    std::uint64_t begin = workers[std::size_t(worker.first) * gemm::kConsumers + worker.second].begin;
+    std::uint64_t begin = workers[std::size_t(worker.first) * kTraceLanes + worker.second].begin;
     for (const auto& [end, tile] : tiles) {
       events.push_back({TileEvent::Kind::compute, tile, worker.first, worker.second, us(begin), us(end)});
       begin = end;
     }
-    const TraceSpan& w = workers[std::size_t(worker.first) * gemm::kConsumers + worker.second];
+    const TraceSpan& w = workers[std::size_t(worker.first) * kTraceLanes + worker.second];
     if (drains && w.end != 0)
       events.push_back({TileEvent::Kind::drain, -1, worker.first, worker.second, us(begin), us(w.end)});
   }
   for (std::size_t i = 0; i < slots; ++i)
     if (push[i].end != 0)
-      events.push_back({TileEvent::Kind::push, int(i / gemm::kConsumers), push[i].block, push[i].lane,
+      events.push_back({TileEvent::Kind::push, int(i / kTraceLanes), push[i].block, push[i].lane,
                         us(push[i].begin), us(push[i].end)});
   return events;
 }

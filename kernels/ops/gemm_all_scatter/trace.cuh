@@ -17,15 +17,15 @@ struct TracePoints {
 
   __device__ void worker_started(int block, int wg, int t) const {
     if (trace.workers && t == 0)
-      trace.workers[block * gemm::kConsumers + wg] = {trace_clock(), 0, block, wg};
+      trace.workers[block * kTraceLanes + wg] = {trace_clock(), 0, block, wg};
   }
   __device__ void tile_stored(const gemm::TileInfo& info) const {
     if (trace.compute && info.thread == 0)
-      trace.compute[info.tile * gemm::kConsumers + info.warpgroup] = {0, trace_clock(), int(blockIdx.x),
+      trace.compute[info.tile * kTraceLanes + info.warpgroup] = {0, trace_clock(), int(blockIdx.x),
                                                                        info.warpgroup};
   }
   __device__ void worker_finished(int block, int wg, int t) const {
-    if (trace.workers && t == 0) trace.workers[block * gemm::kConsumers + wg].end = trace_clock();
+    if (trace.workers && t == 0) trace.workers[block * kTraceLanes + wg].end = trace_clock();
   }
 };
 

@@ -75,9 +75,10 @@ TEST(GemmAllScatterPlan, RefusesOptionsOutOfRange) {
   }
 }
 
-// The GEMM alone's plan for a shard with what the fused kernels launch (no clusters, no
-// operand copies).
-gemm::Plan gemm_alone_plan(const AllScatterShape& s, int world, int split_tail = -1) {
+// The GEMM alone's plan for a shard as tma_push takes it (any tile or cluster; no operand
+// copies: the fused kernels read A and B in place).
+gemm::Plan gemm_alone_plan(const AllScatterShape& s, int world, int split_tail = -1, int sms = kH200Sms,
+                           int gsize_m = 8) {
   static char placeholder alignas(256)[256];
   gemm::GemmProblem shard;
   shard.m = s.m, shard.n = s.n / world, shard.k = s.k, shard.lda = s.k, shard.ldc = s.n;
@@ -85,10 +86,12 @@ gemm::Plan gemm_alone_plan(const AllScatterShape& s, int world, int split_tail =
   shard.ldb = s.b_layout == gemm::BLayout::kn ? shard.n : s.k;
   shard.a = shard.b = shard.c = placeholder;
   gemm::GemmOptions o;
-  o.clusters = 0;
   o.operand_copies = false;
   o.split_tail = split_tail;
-  return gemm::make_plan(shard, o, gemm::DeviceLimits{});
+  o.gsize_m = gsize_m;
+  gemm::DeviceLimits limits;
+  limits.sm_count = sms;
+  return gemm::make_plan(shard, o, limits);
 }
 
 TEST(GemmAllScatterPlan, DefaultIsTmaPushOnEverySm) {
@@ -96,9 +99,9 @@ TEST(GemmAllScatterPlan, DefaultIsTmaPushOnEverySm) {
   EXPECT_EQ(p.variant, ScatterVariant::tma_push);
   EXPECT_EQ(p.peers, 1);
   EXPECT_EQ(p.comm_sms, 0);
-  EXPECT_FALSE(p.config.clustered());  // the fused kernels launch no clusters
   EXPECT_LE(p.gemm_sms, kH200Sms);
-  EXPECT_EQ(p.tiles, (8192 + p.config.blk_m - 1) / p.config.blk_m * ((2304 + p.config.blk_n - 1) / p.config.blk_n));
+  EXPECT_EQ(p.tiles, (8192 + p.config.unit_rows() - 1) / p.config.unit_rows() *
+                         ((2304 + p.config.unit_cols() - 1) / p.config.unit_cols()) * p.config.cluster_blocks());
   EXPECT_NE(describe(shape(8192, 4608, 36864), p).find("tma_push"), std::string::npos);
 }
 
@@ -137,47 +140,69 @@ TEST(GemmAllScatterPlan, FusedPlansSplitTheLastWaveAsTheGemmAloneDoes) {
   }
 }
 
-// A small shard, where the GEMM alone runs 64x128 ping-pong tiles (a tile per block), which
-// the fused kernels are not built for: the fused plan takes the best tile they are built
-// for, and says so. (It once took the GEMM's choice and failed at launch.) Rows of whole
-// 128-byte lines: on 1000^3's straddling rows the GEMM alone takes 128x128 tiles.
-TEST(GemmAllScatterPlan, TakesTheBestTileTheFusedKernelsAreBuiltFor) {
-  const AllScatterShape s = shape(1024, 2048, 1024);
-  gemm::GemmOptions alone;
-  alone.clusters = 0;
-  alone.k_splits = 1;
-  alone.operand_copies = false;
-  gemm::DeviceLimits h200;
-  gemm::GemmProblem shard;
-  shard.m = 1024, shard.n = 1024, shard.k = 1024, shard.lda = 1024, shard.ldb = 1024, shard.ldc = 2048;
-  shard.b_layout = gemm::BLayout::kn;  // as shape() lays B out
-  static char placeholder alignas(256)[256];
-  shard.a = shard.b = shard.c = placeholder;
-  const gemm::KernelConfig small_tile{64, 128, 64, 8, gemm::Schedule::pingpong};
-  ASSERT_EQ(gemm::make_plan(shard, alone, h200).config, small_tile) << "the premise: the GEMM alone's choice";
-  const AllScatterPlan p = make_plan(s, {}, 2, kH200Sms);
-  EXPECT_NE(p.config, small_tile);
-  EXPECT_NE(p.gemm.reason.find("not built for"), std::string::npos) << p.gemm.reason;
-  GemmAllScatterOptions forced;
-  forced.config = p.config;
-  EXPECT_NO_THROW(make_plan(s, forced, 2, kH200Sms));
+// tma_push runs the plan our GEMM alone runs, whatever its tile: a 64x128 ping-pong tile
+// in 2 x 1 clusters on a small shard, a swapped tile on 776 rows, 192-column swapped tiles
+// of three consumers on 777, 256x160 in 1 x 2 clusters.
+TEST(GemmAllScatterPlan, TmaPushRunsTheGemmAlonesPlan) {
+  for (const AllScatterShape& s : {shape(1024, 2048, 1024), shape(776, 8192, 8192, gemm::BLayout::nk),
+                                   shape(777, 8208, 8200, gemm::BLayout::nk), shape(6120, 6800, 4104, gemm::BLayout::nk),
+                                   shape(3000, 10000, 2008)}) {
+    const gemm::Plan alone = gemm_alone_plan(s, 2);
+    const AllScatterPlan p = make_plan(s, {}, 2, kH200Sms);
+    EXPECT_EQ(p.config, alone.config) << gemm::to_string(p.config) << " vs " << gemm::to_string(alone.config);
+    EXPECT_EQ(gemm::decomposition(p.gemm.sched), gemm::decomposition(alone.sched));
+    EXPECT_EQ(p.gemm_sms, alone.num_blocks);
+    EXPECT_EQ(p.tiles, alone.sched.num_tiles() * alone.config.cluster_blocks());
+  }
+  // The premises: those shapes reach each kind of tile the other variants lack.
+  EXPECT_TRUE(make_plan(shape(1024, 2048, 1024), {}, 2, kH200Sms).config.clustered());
+  EXPECT_TRUE(make_plan(shape(776, 8192, 8192, gemm::BLayout::nk), {}, 2, kH200Sms).config.swapped());
+  EXPECT_EQ(make_plan(shape(777, 8208, 8200, gemm::BLayout::nk), {}, 2, kH200Sms).config.consumers(), 3);
 }
 
-TEST(GemmAllScatterPlan, PingpongTilesOnlyWithTmaPush) {
-  const gemm::KernelConfig pingpong{128, 192, 64, 4, gemm::Schedule::pingpong};
-  for (ScatterVariant v : kScatterVariants) {
-    GemmAllScatterOptions o = with_variant(v);
-    o.config = pingpong;
-    if (v != ScatterVariant::tma_push && v != ScatterVariant::bulk_synchronous) {
-      const std::string why = refusal(shape(8192, 4608, 36864), o, 2);
-      EXPECT_NE(why.find("needs a cooperative configuration"), std::string::npos) << why;
-      EXPECT_NE(why.find("128x192x64s4-pingpong"), std::string::npos) << why;
-      o.config.reset();  // left to the planner: cooperative
-      EXPECT_FALSE(make_plan(shape(8192, 4608, 36864), o, 2, kH200Sms).config.pingpong());
-    } else {
-      EXPECT_EQ(make_plan(shape(8192, 4608, 36864), o, 2, kH200Sms).config, pingpong) << to_string(v);
+// Where the GEMM alone runs a tile the flag and copy variants are not built for (a swapped
+// tile on 776 rows; 192x160 of three consumers), they take the best tile they are built
+// for and say so. (One once took the GEMM's choice and failed at launch.)
+TEST(GemmAllScatterPlan, FlagAndCopyVariantsTakeTheBestTileTheyAreBuiltFor) {
+  for (const AllScatterShape& s : {shape(776, 8192, 8192, gemm::BLayout::nk), shape(6120, 6800, 4104, gemm::BLayout::nk)})
+    for (ScatterVariant v : {ScatterVariant::wg_specialization, ScatterVariant::producer_consumer,
+                             ScatterVariant::fused_sequential}) {
+      const AllScatterPlan p = make_plan(s, with_variant(v), 2, kH200Sms);
+      EXPECT_EQ(p.config.schedule, gemm::Schedule::cooperative) << to_string(v);
+      EXPECT_FALSE(p.config.clustered()) << to_string(v);
+      EXPECT_EQ(p.config.consumers(), gemm::kConsumers) << to_string(v);
+      if (v == ScatterVariant::wg_specialization) {
+        EXPECT_NE(p.gemm.reason.find("which wg_specialization is not built for"), std::string::npos) << p.gemm.reason;
+      }
+      GemmAllScatterOptions forced = with_variant(v);
+      forced.config = p.config;
+      EXPECT_NO_THROW(make_plan(s, forced, 2, kH200Sms)) << to_string(v);
     }
-  }
+}
+
+// Ping-pong, swapped and clustered tiles run under tma_push only; the others refuse them
+// naming the configuration and what they run.
+TEST(GemmAllScatterPlan, PingpongSwappedAndClusteredTilesOnlyWithTmaPush) {
+  const gemm::KernelConfig tiles[] = {{128, 192, 64, 4, gemm::Schedule::pingpong},
+                                      {200, 128, 64, 4, gemm::Schedule::swapped},
+                                      {128, 256, 64, 4, gemm::Schedule::cooperative, 2, 2},
+                                      {192, 160, 64, 4}};
+  for (const gemm::KernelConfig& config : tiles)
+    for (ScatterVariant v : kScatterVariants) {
+      GemmAllScatterOptions o = with_variant(v);
+      o.config = config;
+      if (v != ScatterVariant::tma_push && v != ScatterVariant::bulk_synchronous) {
+        const std::string why = refusal(shape(8192, 4608, 36864), o, 2);
+        EXPECT_NE(why.find(gemm::to_string(config) + " is not built for " + std::string(to_string(v))),
+                  std::string::npos) << why;
+        EXPECT_NE(why.find("tma_push runs every configuration"), std::string::npos) << why;
+        o.config.reset();  // left to the planner: a tile the variant runs
+        const gemm::KernelConfig planned = make_plan(shape(8192, 4608, 36864), o, 2, kH200Sms).config;
+        EXPECT_TRUE(planned.schedule == gemm::Schedule::cooperative && !planned.clustered()) << gemm::to_string(planned);
+      } else {
+        EXPECT_EQ(make_plan(shape(8192, 4608, 36864), o, 2, kH200Sms).config, config) << to_string(v);
+      }
+    }
 }
 
 // Random shapes and options: every plan is one the kernels can run, or a refusal with a
@@ -210,8 +235,8 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
       }
       if (p.variant != ScatterVariant::bulk_synchronous) {
         EXPECT_FALSE(p.gemm.sched.stream_k());  // off, as for the GEMM alone
-        EXPECT_FALSE(p.config.clustered());
-        EXPECT_LE(p.gemm_sms, p.gemm.sched.num_units());
+        EXPECT_LE(p.gemm_sms, p.gemm.sched.num_units() * p.config.cluster_blocks());
+        EXPECT_EQ(p.gemm_sms % p.config.cluster_blocks(), 0);
         fused_split += p.gemm.sched.k_splits > 1;
         // The fused kernels are built for the planned tile: forcing it plans the same.
         GemmAllScatterOptions forced = o;
@@ -219,7 +244,14 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
         EXPECT_NO_THROW(make_plan(s, forced, world, sms)) << gemm::to_string(p.config);
       }
       if (p.variant != ScatterVariant::tma_push && p.variant != ScatterVariant::bulk_synchronous) {
-        EXPECT_FALSE(p.config.pingpong()) << to_string(p.variant);
+        EXPECT_EQ(p.config.schedule, gemm::Schedule::cooperative) << to_string(p.variant);
+        EXPECT_FALSE(p.config.clustered()) << to_string(p.variant);
+        EXPECT_EQ(p.config.consumers(), gemm::kConsumers) << to_string(p.variant);
+      }
+      if (p.variant == ScatterVariant::tma_push && o.gemm_sms == 0) {  // the GEMM alone's plan
+        const gemm::Plan alone = gemm_alone_plan(s, world, o.split_tail, sms, o.gsize_m);
+        EXPECT_EQ(p.config, alone.config);
+        EXPECT_EQ(p.gemm_sms, alone.num_blocks);
       }
       if (p.variant == ScatterVariant::wg_specialization || p.variant == ScatterVariant::producer_consumer) {
         EXPECT_GE(p.comm_sms, 1);

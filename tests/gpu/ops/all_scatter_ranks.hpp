@@ -1,5 +1,7 @@
 #pragma once
 // Rank bodies of the GEMM + all-scatter tests (all_scatter_ranks.cc).
+#include <optional>
+
 #include "harness.hpp"
 #include "symm/ops/gemm_all_scatter.hpp"
 
@@ -25,9 +27,11 @@ int comm_wait_times_out(Runtime& rt);
 // Rank 1 never joins the run: rank 0's stream barrier times out (and traps).
 int peer_never_arrives(Runtime& rt);
 
-// A traced run of `variant`: every tile computed once per consumer warpgroup, pushed
-// once where blocks push (comm blocks, fused_sequential), spans ordered and ending
-// before the barrier let the rank go; tma_push warpgroups end with a drain.
-int traced_run_covers_every_tile(Runtime& rt, ops::ScatterVariant variant);
+// A traced run of `variant` (with `config`, or the plan's): every tile inside C computed
+// once per consumer warpgroup and a cluster's tiles past M or N never, pushed once where
+// blocks push (comm blocks, fused_sequential), spans ordered and ending before the barrier
+// let the rank go; tma_push warpgroups end with a drain.
+int traced_run_covers_every_tile(Runtime& rt, ops::ScatterVariant variant,
+                                 std::optional<gemm::KernelConfig> config = std::nullopt);
 
 }  // namespace symm::test

@@ -1,8 +1,10 @@
 // GEMM + all-scatter on ranks sharing one GPU (they take turns: correctness only).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "all_scatter_ranks.hpp"
 
@@ -123,6 +125,54 @@ TEST(GemmAllScatter, PingpongTilesPushEveryTile) {
       EXPECT_EQ(run_on_ranks(1, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, loop); }), 0)
           << what << ", loopback";
     }
+}
+
+// tma_push runs every configuration of the GEMM: here those the other variants are not
+// built for. Swapped tiles (B as the wgmma's A, parts stored transposed, a last piece of
+// fewer rows), three consumers, clusters whose units reach past M or N, ping-pong in
+// clusters; both layouts of B, three ranks on ragged shards and a loopback run.
+std::vector<gemm::KernelConfig> push_only_configs() {
+  std::vector<gemm::KernelConfig> configs;
+  for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs)
+    if (c.clustered() || c.swapped() || c.consumers() != gemm::kConsumers ||
+        c == gemm::KernelConfig{64, 128, 64, 8, gemm::Schedule::pingpong} || c == gemm::KernelConfig{256, 160, 64, 4})
+      configs.push_back(c);
+  return configs;
+}
+
+class EveryPushOnlyConfig : public ::testing::TestWithParam<gemm::KernelConfig> {};
+
+TEST_P(EveryPushOnlyConfig, TmaPushDeliversEveryTile) {
+  SYMM_REQUIRE_GPUS(1);
+  for (gemm::BLayout layout : {gemm::BLayout::nk, gemm::BLayout::kn}) {
+    const std::string what = gemm::to_string(GetParam()) + " B " + std::string(gemm::to_string(layout));
+    ScatterCase c = variant_case(ScatterVariant::tma_push, 3, 2);
+    c.shape = ragged(3, gemm::DType::fp16, layout);
+    c.options.config = GetParam();
+    EXPECT_EQ(run_on_ranks(3, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }), 0) << what;
+    ScatterCase loop = variant_case(ScatterVariant::tma_push, 1);
+    loop.shape = ops::AllScatterShape{1000, 776, 1032, gemm::DType::bf16, layout};
+    loop.options.config = GetParam();
+    loop.options.loopback_peers = 2;
+    EXPECT_EQ(run_on_ranks(1, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, loop); }), 0)
+        << what << ", loopback";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(GemmAllScatter, EveryPushOnlyConfig, ::testing::ValuesIn(push_only_configs()),
+                         [](const auto& info) {
+                           std::string name = gemm::to_string(info.param);
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// A traced run in clusters of three-consumer swapped tiles (some of a unit's tiles past M):
+// each tile inside C recorded once per consumer, none past it.
+TEST(GemmAllScatter, ATracedRunInClustersRecordsEveryTileInsideC) {
+  SYMM_REQUIRE_GPUS(1);
+  const gemm::KernelConfig config{144, 192, 64, 4, gemm::Schedule::swapped, 2, 1};
+  EXPECT_EQ(run_on_ranks(2, [&](Runtime& rt) { return traced_run_covers_every_tile(rt, ScatterVariant::tma_push, config); }),
+            0);
 }
 
 // The one-GPU proxy of the push path: a loopback buffer receives every tile too.
