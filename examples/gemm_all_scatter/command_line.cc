@@ -46,8 +46,8 @@ struct TileFlags {
 };
 
 // The configurations Iris's tile flags name: cooperative tiles of one block. Ping-pong
-// tiles (which the plan may choose for tma_push), swapped tiles and clusters (the plain
-// GEMM's only) would make the same four numbers name two kernels.
+// and swapped tiles and clusters (which the plan may choose for tma_push) would make the
+// same four numbers name two kernels.
 bool named_by_tile_flags(const gemm::KernelConfig& c) {
   return c.schedule == gemm::Schedule::cooperative && !c.clustered();
 }
@@ -79,15 +79,14 @@ std::string resolve_tile(const TileFlags& flags, std::optional<gemm::KernelConfi
 
 // The numeric flags' ranges, checked one by one so the message names the flag.
 std::string check_bounds(const CommandLine& cl, const TileFlags& tile) {
-  constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1;
   constexpr std::int64_t kNone = -1;  // no upper bound
   struct Bound {
     const char* flag;
     std::int64_t value, min, max;
   };
   const Bound bounds[] = {
-      {"-m", cl.shape.m, 1, kMaxDim},        {"-n", cl.shape.n, 1, kMaxDim},
-      {"-k", cl.shape.k, 1, kMaxDim},        {"--gsize_m", cl.op.gsize_m, 1, kNone},
+      {"-m", cl.shape.m, 1, gemm::kMaxExtent}, {"-n", cl.shape.n, 1, gemm::kMaxExtent},
+      {"-k", cl.shape.k, 1, gemm::kMaxExtent}, {"--gsize_m", cl.op.gsize_m, 1, kNone},
       {"--gemm_sms", cl.op.gemm_sms, 0, kNone}, {"--num_sms", cl.op.num_sms, 0, kNone},
       {"--comm_sms", cl.op.comm_sms, 0, kNone}, {"--loopback_peers", cl.op.loopback_peers, 0, kNone},
       {"--split_tail", cl.op.split_tail, -1, 1},

@@ -113,7 +113,7 @@ SweepPreset parse_preset(const json& doc, const std::string& where) {
   p.source = doc;
   p.description = r.value<std::string>("description", "");
   if (!r.has("sizes")) r.fail("sizes", "is required: a list of [M, N, K] (N global)");
-  const auto sizes = r.tuples("sizes", 3, 1, (std::int64_t{1} << 31) - 1);
+  const auto sizes = r.tuples("sizes", 3, 1, gemm::kMaxExtent);
   const auto dtypes = r.value<std::vector<std::string>>("dtypes", {"bf16"});
   if (dtypes.empty()) r.fail("dtypes", "must not be empty");
   const std::string layout = r.value<std::string>("b_layout", "kn");

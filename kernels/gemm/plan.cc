@@ -31,7 +31,6 @@ using detail::heuristic_candidates;
 using detail::kPartialKIters;
 using detail::problem_cost;
 
-constexpr std::int64_t kMaxDim = std::numeric_limits<std::int32_t>::max();
 
 bool is_built(const KernelConfig& c) {
   return std::find(kWgmmaConfigs.begin(), kWgmmaConfigs.end(), c) != kWgmmaConfigs.end();
@@ -198,7 +197,7 @@ std::string clamp_notes(const GemmOptions& o, const Plan& plan, const DeviceLimi
 
 std::string validate(const GemmProblem& p) {
   if (p.m < 1 || p.n < 1 || p.k < 1) return fmt::format("empty problem M={} N={} K={}", p.m, p.n, p.k);
-  if (p.m > kMaxDim || p.n > kMaxDim || p.k > kMaxDim)
+  if (p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
     return fmt::format("M, N and K must be below 2^31 (M={} N={} K={})", p.m, p.n, p.k);
   if (!p.a || !p.b || !p.c) return "A, B and C must be non-null device pointers";
   if (p.in_dtype == DType::fp32) return "inputs must be bf16 or fp16";

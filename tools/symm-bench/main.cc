@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <exception>
-#include <limits>
 
 #include "gemm_bench.hpp"
 #include "symm/gemm/config.hpp"
@@ -52,7 +51,7 @@ std::string check_numbers(const GemmFlags& flags, const symm::bench::GemmBenchOp
   // The GEMM's extents are 32-bit, as a preset's are (gemm_preset.cc).
   for (std::size_t i = 0; i < flags.mnk.size(); ++i) {
     const std::string dim = fmt::format("--mnk {}", "MNK"[i]);
-    if (std::string why = symm::check_between(dim, flags.mnk[i], 1, std::numeric_limits<std::int32_t>::max());
+    if (std::string why = symm::check_between(dim, flags.mnk[i], 1, symm::gemm::kMaxExtent);
         !why.empty())
       return why;
   }

@@ -16,6 +16,9 @@ enum class DType : std::uint8_t { bf16, fp16, fp32 };
 enum class BLayout : std::uint8_t { kn, nk };
 
 constexpr int dtype_bytes(DType t) { return t == DType::fp32 ? 4 : 2; }
+
+// The largest M, N or K: the kernels index rows, columns and K iterations in 32 bits.
+inline constexpr std::int64_t kMaxExtent = 2147483647;  // 2^31 - 1
 constexpr std::string_view to_string(DType t) {
   return t == DType::bf16 ? "bf16" : t == DType::fp16 ? "fp16" : "fp32";
 }

@@ -40,11 +40,13 @@ static_assert(std::ranges::all_of(kPublishConfigs, [](const gemm::KernelConfig& 
               }),
               "the flag and copy variants expect kConsumers row halves per tile, without clusters");
 
-// Whether variant v's kernels are built for configuration c (the lists above).
+// The configurations fused variant v's kernels are built for (the lists above).
+constexpr std::span<const gemm::KernelConfig> built_configs(ScatterVariant v) {
+  if (v == ScatterVariant::tma_push) return kPushConfigs;
+  return kPublishConfigs;
+}
 constexpr bool built_for(ScatterVariant v, const gemm::KernelConfig& c) {
-  const auto& built = v == ScatterVariant::tma_push ? std::span<const gemm::KernelConfig>(kPushConfigs)
-                                                    : std::span<const gemm::KernelConfig>(kPublishConfigs);
-  return std::ranges::find(built, c) != built.end();
+  return std::ranges::find(built_configs(v), c) != built_configs(v).end();
 }
 
 // Whether a fused variant may run plans that split tiles along K (split-K, stream-K, the

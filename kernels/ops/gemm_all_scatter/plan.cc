@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
-#include <span>
 
 #include "configs.hpp"
 #include "symm/common/error.hpp"
@@ -15,15 +14,12 @@
 namespace symm::ops {
 namespace {
 
-constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1;
 constexpr int kDefaultCommSms = 8;  // producer_consumer: scatter blocks beside the GEMM
 
 // The configurations variant v's kernels are built for (configs.hpp), named.
 std::string built_config_names(ScatterVariant v) {
   std::string names;
-  for (const auto& c : v == ScatterVariant::tma_push ? std::span<const gemm::KernelConfig>(detail::kPushConfigs)
-                                                     : std::span<const gemm::KernelConfig>(detail::kPublishConfigs))
-    names += (names.empty() ? "" : ", ") + gemm::to_string(c);
+  for (const auto& c : detail::built_configs(v)) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
   return names;
 }
 
@@ -67,7 +63,7 @@ std::string validate(const AllScatterShape& s, int world) {
     return fmt::format("{} ranks: GEMM + all-scatter runs on 1 to {} ranks", world, kMaxWorld);
   if (s.m < 1 || s.n < 1 || s.k < 1)
     return fmt::format("M, N and K must be >= 1 (got M={} N={} K={})", s.m, s.n, s.k);
-  if (s.m > kMaxDim || s.n > kMaxDim || s.k > kMaxDim)
+  if (s.m > gemm::kMaxExtent || s.n > gemm::kMaxExtent || s.k > gemm::kMaxExtent)
     return fmt::format("M, N and K must be below 2^31 (got M={} N={} K={})", s.m, s.n, s.k);
   if (s.dtype != gemm::DType::bf16 && s.dtype != gemm::DType::fp16)
     return fmt::format("datatype {} is not supported: give bf16 or fp16", gemm::to_string(s.dtype));
