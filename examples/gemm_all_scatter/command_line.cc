@@ -77,6 +77,33 @@ std::string resolve_tile(const TileFlags& flags, std::optional<gemm::KernelConfi
   return {};
 }
 
+// The names of every built configuration (what --config takes).
+std::string built_config_names() {
+  std::string names;
+  for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
+  return names;
+}
+
+// The tile of the run: --config by name (any built configuration: ping-pong, swapped and
+// clustered tiles too, which tma_push runs and Iris's tile flags cannot name; the plan
+// refuses those a variant does not run), or the tile flags.
+std::string resolve_config(const std::string& name, const TileFlags& tile, std::optional<gemm::KernelConfig>& out) {
+  if (name.empty()) return resolve_tile(tile, out);
+  if (tile.any()) return fmt::format("--config {} and {} both name the tile: give one of them", name, tile.text());
+  gemm::KernelConfig c;
+  const bool named = gemm::parse_config(name, c);
+  if (!named || std::ranges::find(gemm::kWgmmaConfigs, c) == gemm::kWgmmaConfigs.end()) {
+    std::string near;  // built ones of the same tile size, if any
+    for (const gemm::KernelConfig& b : gemm::kWgmmaConfigs)
+      if (named && b.blk_m == c.blk_m && b.blk_n == c.blk_n)
+        near += (near.empty() ? "" : ", ") + gemm::to_string(b);
+    return fmt::format("--config {}: no such configuration is built; {}", name,
+                       near.empty() ? "--help lists the built ones" : "built of that size: " + near);
+  }
+  out = c;
+  return {};
+}
+
 // The numeric flags' ranges, checked one by one so the message names the flag.
 std::string check_bounds(const CommandLine& cl, const TileFlags& tile) {
   constexpr std::int64_t kNone = -1;  // no upper bound
@@ -224,6 +251,12 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
   point_flag(app.add_option("--BLK_N", tile.blk_n, "tile columns (default: the plan's)"), "tiles");
   point_flag(app.add_option("--BLK_K", tile.blk_k, "tile depth (default: the plan's)"), "tiles");
   point_flag(app.add_option("--num_stages", tile.stages, "pipeline stages (default: the plan's)"), "num_stages");
+  std::string config_name;
+  point_flag(app.add_option("--config", config_name,
+                            "a configuration by name instead of the tile flags (default: the plan's); "
+                            "tma_push runs every one, the other variants cooperative tiles of one "
+                            "block. Built: " + built_config_names()),
+             "tiles");
   point_flag(app.add_option("--gsize_m", cl.op.gsize_m, "tile rows per group of the grouped tile order"), "gsize_m");
   app.add_option("--gemm_sms", cl.op.gemm_sms, "blocks computing tiles (0: the variant's default)");
   app.add_option("--num_sms", cl.op.num_sms, "wg_specialization: blocks of the grid (0: every SM)");
@@ -281,7 +314,7 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
   if (problem.empty() && !cl.preset.empty())
     problem = check_sweep_flags(point_flags, output->count() > 0, cl);
   if (problem.empty()) problem = parse_variants(variants, cl.variants);
-  if (problem.empty()) problem = resolve_tile(tile, cl.op.config);
+  if (problem.empty()) problem = resolve_config(config_name, tile, cl.op.config);
   // The world is known before the launch only from -r; otherwise each rank checks it. A
   // sweep's points are checked one by one (sweep_rules.hpp).
   if (problem.empty() && cl.launch.num_ranks > 0 && cl.preset.empty())

@@ -81,6 +81,19 @@ TEST(GemmAllScatterCli, TileFlagsNameOneBuiltConfiguration) {
   }
 }
 
+// --config names any built configuration, those the tile flags cannot name too (tma_push
+// runs them); the plan refuses what a variant does not run (bad_command_line_test.cc).
+TEST(GemmAllScatterCli, ConfigNamesAnyBuiltConfiguration) {
+  for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs) {
+    const Parsed p = parse_args({"--config", gemm::to_string(c), "--variant", "tma_push"});
+    ASSERT_EQ(p.code, -1) << gemm::to_string(c) << ": " << p.stderr_text;
+    ASSERT_TRUE(p.cl.op.config.has_value());
+    EXPECT_EQ(*p.cl.op.config, c);
+  }
+  expect_refused({"--config", "nonsense"}, "--config nonsense: no such configuration is built; --help lists");
+  expect_refused({"--config", "128x256x64s4", "--num_stages", "4"}, "both name the tile");
+}
+
 TEST(GemmAllScatterCli, NumbersOutOfRangeNameTheFlagWithoutHugeBounds) {
   expect_refused({"-m", "0"}, "-m must be between 1 and 2147483647 (got 0)");
   expect_refused({"-k", "99999999999"}, "-k must be between 1 and 2147483647 (got 99999999999)");
