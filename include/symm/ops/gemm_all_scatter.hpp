@@ -126,9 +126,13 @@ std::string validate(const AllScatterShape& shape, int world);
 // Empty when the options are consistent with each other and with `sm_count`, else why not
 // (naming the option).
 std::string validate(const GemmAllScatterOptions& options, int world, int sm_count);
-// The plan for `shape` on `world` ranks of a GPU with `sm_count` SMs; throws symm::Error
-// with the reason when the shape or options cannot run (including co-residency: more
-// blocks than can be resident at once). Pure host logic: the cpu tier tests it.
+// The plan for `shape` on `world` ranks of a GPU with these limits (SMs, shared memory,
+// clusters that fit: gemm::query_device_limits); throws symm::Error with the reason when
+// the shape or options cannot run (including co-residency: more blocks than can be
+// resident at once). Pure host logic: the cpu tier tests it.
+AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptions& options,
+                         int world, const gemm::DeviceLimits& limits);
+// The same on an H200-like GPU with `sm_count` SMs.
 AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptions& options,
                          int world, int sm_count);
 std::string describe(const AllScatterShape& shape, const AllScatterPlan& plan);

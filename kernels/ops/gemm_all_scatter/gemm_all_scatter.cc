@@ -56,7 +56,7 @@ struct GemmAllScatter::State {
 
   State(Runtime& r, const AllScatterShape& s, GemmAllScatterOptions o)
       : rt(r), shape(s), options(std::move(o)),
-        plan(make_plan(s, options, r.world(), r.sm_count())), barrier(r) {}
+        plan(make_plan(s, options, r.world(), gemm::query_device_limits(r.device()))), barrier(r) {}
 
   int world() const { return rt.world(); }
   std::int64_t shard_n() const { return shape.n / world(); }

@@ -100,6 +100,14 @@ std::string validate(const GemmAllScatterOptions& o, int world, int sm_count) {
 
 AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptions& o, int world,
                          int sm_count) {
+  gemm::DeviceLimits limits;
+  limits.sm_count = sm_count;
+  return make_plan(shape, o, world, limits);
+}
+
+AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptions& o, int world,
+                         const gemm::DeviceLimits& limits) {
+  const int sm_count = limits.sm_count;
   if (auto why = validate(shape, world); !why.empty()) throw Error("symm gemm_all_scatter: " + why);
   if (auto why = validate(o, world, sm_count); !why.empty()) throw Error("symm gemm_all_scatter: " + why);
   AllScatterPlan plan;
@@ -171,8 +179,6 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
   go.pingpong = publishes_row_halves ? 0 : -1;
   go.clusters = publishes_row_halves ? 0 : -1;
   go.operand_copies = !fused;  // the fused kernels read A and B and write C in place
-  gemm::DeviceLimits limits;
-  limits.sm_count = sm_count;
   const gemm::GemmProblem shard = shard_problem(shape, world);
   plan.gemm = gemm::make_plan(shard, go, limits);
   if (fused && plan.gemm.kind != gemm::KernelKind::wgmma)

@@ -160,6 +160,20 @@ TEST(GemmAllScatterPlan, TmaPushRunsTheGemmAlonesPlan) {
   EXPECT_EQ(make_plan(shape(777, 8208, 8200, gemm::BLayout::nk), {}, 2, kH200Sms).config.consumers(), 3);
 }
 
+// The plan takes the GPU's limits as the GEMM alone does: 2 x 2 clusters get no more blocks
+// than the clusters of 4 that fit at once (120 on an H200; here a GPU with room for 60).
+TEST(GemmAllScatterPlan, ClustersFitTheGpusLimits) {
+  GemmAllScatterOptions o;
+  o.config = gemm::KernelConfig{128, 256, 64, 4, gemm::Schedule::cooperative, 2, 2};
+  for (const int quad_blocks : {120, 60}) {
+    gemm::DeviceLimits limits;
+    limits.quad_cluster_blocks = quad_blocks;
+    const AllScatterPlan p = make_plan(shape(8192, 8192, 4096), o, 2, limits);
+    EXPECT_EQ(p.config, *o.config);
+    EXPECT_EQ(p.gemm_sms, quad_blocks) << "every cluster of 4 that fits, and no more";
+  }
+}
+
 // Where the GEMM alone runs a tile the flag and copy variants are not built for (a swapped
 // tile on 776 rows; 192x160 of three consumers), they take the best tile they are built
 // for and say so. (One once took the GEMM's choice and failed at launch.)
