@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 
 #include "sweep_preset.hpp"
@@ -66,22 +67,12 @@ std::string resolve_tile(const TileFlags& flags, std::optional<gemm::KernelConfi
     return fmt::format("{}: no such tile configuration is built; built (BLK_MxBLK_NxBLK_K s "
                        "num_stages): {}",
                        flags.text(), built_tile_names());
-  if (matching.size() > 1) {
-    std::string names;
-    for (const auto& c : matching) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
+  if (matching.size() > 1)
     return fmt::format("{} matches several built configurations ({}); add the missing flags of "
                        "--BLK_M --BLK_N --BLK_K --num_stages",
-                       flags.text(), names);
-  }
+                       flags.text(), gemm::config_names(matching));
   out = matching.front();
   return {};
-}
-
-// The names of every built configuration (what --config takes).
-std::string built_config_names() {
-  std::string names;
-  for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
-  return names;
 }
 
 // The tile of the run: --config by name (any built configuration: ping-pong, swapped and
@@ -92,13 +83,12 @@ std::string resolve_config(const std::string& name, const TileFlags& tile, std::
   if (tile.any()) return fmt::format("--config {} and {} both name the tile: give one of them", name, tile.text());
   gemm::KernelConfig c;
   const bool named = gemm::parse_config(name, c);
-  if (!named || std::ranges::find(gemm::kWgmmaConfigs, c) == gemm::kWgmmaConfigs.end()) {
-    std::string near;  // built ones of the same tile size, if any
+  if (!named || !gemm::is_built(c)) {
+    std::vector<gemm::KernelConfig> near;  // built ones of the same tile size, if any
     for (const gemm::KernelConfig& b : gemm::kWgmmaConfigs)
-      if (named && b.blk_m == c.blk_m && b.blk_n == c.blk_n)
-        near += (near.empty() ? "" : ", ") + gemm::to_string(b);
+      if (named && b.blk_m == c.blk_m && b.blk_n == c.blk_n) near.push_back(b);
     return fmt::format("--config {}: no such configuration is built; {}", name,
-                       near.empty() ? "--help lists the built ones" : "built of that size: " + near);
+                       near.empty() ? "--help lists the built ones" : "built of that size: " + gemm::config_names(near));
   }
   out = c;
   return {};
@@ -199,10 +189,9 @@ std::string check_heap_size(const CommandLine& cl, int world) {
 }  // namespace
 
 std::string built_tile_names() {
-  std::string names;
-  for (const gemm::KernelConfig& c : gemm::kWgmmaConfigs)
-    if (named_by_tile_flags(c)) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
-  return names;
+  std::vector<gemm::KernelConfig> named;
+  std::ranges::copy_if(gemm::kWgmmaConfigs, std::back_inserter(named), named_by_tile_flags);
+  return gemm::config_names(named);
 }
 
 std::string requested_name(const RequestedVariant& v) {
@@ -255,7 +244,7 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
   point_flag(app.add_option("--config", config_name,
                             "a configuration by name instead of the tile flags (default: the plan's); "
                             "tma_push runs every one, the other variants cooperative tiles of one "
-                            "block. Built: " + built_config_names()),
+                            "block. Built: " + gemm::config_names(gemm::kWgmmaConfigs)),
              "tiles");
   point_flag(app.add_option("--gsize_m", cl.op.gsize_m, "tile rows per group of the grouped tile order"), "gsize_m");
   app.add_option("--gemm_sms", cl.op.gemm_sms, "blocks computing tiles (0: the variant's default)");

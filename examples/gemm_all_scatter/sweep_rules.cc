@@ -18,10 +18,6 @@ Row skipped_row(const std::string& name, const std::optional<gemm::KernelConfig>
   return row;
 }
 
-bool built(const gemm::KernelConfig& c) {
-  return std::find(gemm::kWgmmaConfigs.begin(), gemm::kWgmmaConfigs.end(), c) != gemm::kWgmmaConfigs.end();
-}
-
 }  // namespace
 
 std::string world_skip_reason(int world, int visible_gpus) {
@@ -41,7 +37,7 @@ std::string config_skip_reason(const ops::AllScatterShape& shape, int world,
   if (config.smem_bytes() > max_smem_per_block)
     return fmt::format("{}: needs {} bytes of shared memory per block, over the GPU's {}", name,
                        config.smem_bytes(), max_smem_per_block);
-  if (!built(config))
+  if (!gemm::is_built(config))
     return fmt::format("{}: configuration not built; built: {}", name, built_tile_names());
   return {};
 }

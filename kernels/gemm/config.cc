@@ -40,6 +40,12 @@ std::string to_string(const KernelConfig& c) {
                      schedule_suffix(c.schedule));
 }
 
+std::string config_names(std::span<const KernelConfig> configs) {
+  std::string names;
+  for (const KernelConfig& c : configs) names += (names.empty() ? "" : ", ") + to_string(c);
+  return names;
+}
+
 // "BMxBNxBKsSTAGES", then the cluster suffix (above), then "-pingpong" or "-swapped".
 bool parse_config(const std::string& text, KernelConfig& out) {
   KernelConfig c;

@@ -32,10 +32,6 @@ using detail::kPartialKIters;
 using detail::problem_cost;
 
 
-bool is_built(const KernelConfig& c) {
-  return std::find(kWgmmaConfigs.begin(), kWgmmaConfigs.end(), c) != kWgmmaConfigs.end();
-}
-
 // Blocks: gemm_sms (or every SM).
 int blocks_for(const GemmOptions& o, const DeviceLimits& d) {
   return o.num_blocks > 0 ? std::min(o.num_blocks, d.sm_count) : d.sm_count;

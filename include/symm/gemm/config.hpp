@@ -36,6 +36,7 @@
 // takes a unit in each.
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <tuple>
 
@@ -229,6 +230,15 @@ struct ConfigCatalog<std::tuple<Cfg...>> {
   static constexpr std::array<KernelConfig, sizeof...(Cfg)> all{Cfg::desc...};
 };
 inline constexpr auto kWgmmaConfigs = ConfigCatalog<WgmmaConfigs>::all;
+
+constexpr bool is_built(const KernelConfig& c) {
+  for (const KernelConfig& built : kWgmmaConfigs)
+    if (built == c) return true;
+  return false;
+}
+
+// "128x256x64s4, 128x192x64s4-pingpong, ...": configurations named for a message.
+std::string config_names(std::span<const KernelConfig> configs);
 
 // The portable mma.sync kernel: (BM, BN, 64) tiles, 4 warps of (64, BN / 2), 3 stages
 // (96 KiB or less: two blocks per SM on Hopper, and one fits any sm_80+ GPU).

@@ -16,13 +16,6 @@ namespace {
 
 constexpr int kDefaultCommSms = 8;  // producer_consumer: scatter blocks beside the GEMM
 
-// The configurations variant v's kernels are built for (configs.hpp), named.
-std::string built_config_names(ScatterVariant v) {
-  std::string names;
-  for (const auto& c : detail::built_configs(v)) names += (names.empty() ? "" : ", ") + gemm::to_string(c);
-  return names;
-}
-
 // The GEMM problem of one rank's shard, with placeholder operands (planning is pure).
 gemm::GemmProblem shard_problem(const AllScatterShape& s, int world) {
   static char placeholder alignas(256)[256];
@@ -126,7 +119,7 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
                             publishes_row_halves ? " (cooperative tiles of two row halves, no clusters; "
                                                    "tma_push runs every configuration)"
                                                  : "",
-                            built_config_names(plan.variant)));
+                            gemm::config_names(detail::built_configs(plan.variant))));
 
   // Blocks: who computes, who pushes.
   int gemm_sms = o.gemm_sms > 0 ? o.gemm_sms : sm_count;
@@ -193,7 +186,7 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
     });
     if (built == candidates.end())
       throw Error(fmt::format("symm gemm_all_scatter: no configuration built for {} can run this shard "
-                              "(built: {})", to_string(plan.variant), built_config_names(plan.variant)));
+                              "(built: {})", to_string(plan.variant), gemm::config_names(detail::built_configs(plan.variant))));
     plan.gemm = *built;
     plan.gemm.reason += fmt::format(" (the GEMM alone would run {}, which {} is not built for)",
                                     gemm::to_string(alone), to_string(plan.variant));
