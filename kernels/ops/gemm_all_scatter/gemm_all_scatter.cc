@@ -254,7 +254,11 @@ std::string GemmAllScatter::failure_report() const {
   const State& s = *state_;
   std::string report;
   const volatile WaitFailureRecord* r = static_cast<const volatile WaitFailureRecord*>(s.record.host());
-  if (r->claimed == 2)
+  if (r->claimed == 2 && r->flag_offset == WaitFailureRecord::kNoFlag)
+    report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out after {} ms (SYMM_WAIT_TIMEOUT_MS) "
+                         "waiting for its bulk loads of tile {} into shared memory",
+                         r->rank, r->block, r->waited_ns / 1'000'000, r->tile);
+  else if (r->claimed == 2)
     report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out waiting for tile {} after {} ms "
                          "(SYMM_WAIT_TIMEOUT_MS): flag at heap offset {} saw {}, expected >= {}",
                          r->rank, r->block, r->tile, r->waited_ns / 1'000'000, r->flag_offset, r->seen,
