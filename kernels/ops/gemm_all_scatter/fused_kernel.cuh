@@ -26,8 +26,8 @@ __global__ void __launch_bounds__(Cfg::THREADS, 1)
   cudaTriggerProgrammaticLaunchCompletion();
   if constexpr (kHasCommRole<Hook>) {
     if (int(blockIdx.x) >= gemm_blocks) {
-      static_assert(Cfg::SMEM_BYTES >= kPushStagingBytes && Cfg::BLK_M % gemm::kEpilogueRows == 0);
-      push_tiles(push, dynamic_smem, int(blockIdx.x) - gemm_blocks, int(gridDim.x) - gemm_blocks);
+      static_assert(Cfg::SMEM_BYTES >= push_staging_bytes(kMinPushSlots) && Cfg::BLK_M % gemm::kEpilogueRows == 0);
+      push_tiles(push, dynamic_smem, Cfg::SMEM_BYTES, int(blockIdx.x) - gemm_blocks, int(gridDim.x) - gemm_blocks);
       return;
     }
   }

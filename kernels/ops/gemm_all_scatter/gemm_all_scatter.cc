@@ -20,7 +20,7 @@
 namespace symm::ops {
 namespace {
 
-constexpr int kBulkScatterBlocksPerSm = 2;
+constexpr int kBulkScatterBlocksPerSm = 1;  // each stages through most of the SM's shared memory
 // bulk_synchronous copies the finished shard in tiles of its own (any tiling covers it).
 constexpr int kBulkTileM = 128, kBulkTileN = 256;
 

@@ -3,11 +3,12 @@
 // (producer_consumer, bulk_synchronous): one thread per block walks its tiles in the order
 // the GEMM finishes them and moves each through shared memory with the TMA, in the
 // epilogue's pieces (64 rows x 128 bytes, the same tensor maps): a piece of the local C is
-// loaded from L2 into a ring of kPushSlots slots and stored from there to every peer. Up
-// to kPushSlots pieces are in flight, loads ahead of stores, and the stores drain on their
-// own. A block copying 16-byte vectors through registers waited for every batch of its
-// loads (about 13 GB/s per SM on the one-GPU proxy); TMA copies of single rows (256-512 B
-// each) moved only about 6.
+// loaded from L2 into a ring of slots and stored from there to every peer. Loads run up to
+// half the ring ahead of the stores, so that a slot's stores have half a ring's time to
+// read it before the next load lands there: a store reads its slot only as its data
+// leaves for memory (about 1-2 us on the one-GPU proxy), and a ring reloaded as soon as
+// each store was issued waited for that every piece (7 GB/s per SM, below the 13 of a block
+// copying 16-byte vectors through registers).
 #include <cuda/atomic>
 #include <cuda/ptx>
 
@@ -21,10 +22,16 @@
 
 namespace symm::ops::detail {
 
-inline constexpr int kPushSlots = 8;
 inline constexpr int kPushPieceBytes = gemm::kEpilogueRows * gemm::kSwizzleBytes;
-// Slots (1024-byte aligned for the 128-byte swizzle), then their mbarriers.
-inline constexpr int kPushStagingBytes = 1024 + kPushSlots * kPushPieceBytes + kPushSlots * 8;
+inline constexpr int kMaxPushSlots = 16;
+// Shared memory for `slots` slots (1024-byte aligned for the 128-byte swizzle), then their
+// mbarriers; and how many slots `bytes` of it hold.
+constexpr int push_staging_bytes(int slots) { return 1024 + slots * (kPushPieceBytes + 8); }
+constexpr int push_slots(int bytes) {
+  const int slots = (bytes - 1024) / (kPushPieceBytes + 8);
+  return slots < kMaxPushSlots ? slots : kMaxPushSlots;
+}
+inline constexpr int kMinPushSlots = 4;
 
 // The rows and columns of tile `tile` inside the shard (clipped at its edges).
 struct TileRegion {
@@ -68,7 +75,7 @@ struct PieceCursor {
 };
 
 // Waits until at most `newer` of this thread's bulk store groups still read shared memory.
-template <int N = kPushSlots - 1>
+template <int N = kMaxPushSlots - 1>
 __device__ inline void wait_store_reads(int newer) {
   if constexpr (N > 0) {
     if (newer < N) return wait_store_reads<N - 1>(newer);
@@ -87,14 +94,17 @@ __device__ inline bool tile_published(const TileFlags& f, int tile, std::uint64_
 }
 
 // Tiles first, first + step, ... of the shard, each waited for (while the GEMM still
-// runs) and copied to every target through `smem` (kPushStagingBytes). Every thread of
-// the block calls it; thread 0 does the work.
-__device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int first, int step) {
+// runs) and copied to every target through `smem` (`smem_bytes`, at least
+// push_staging_bytes(kMinPushSlots)). Every thread of the block calls it; thread 0 does the
+// work.
+__device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int smem_bytes, int first,
+                                  int step) {
   if (threadIdx.x != 0) return;
   const std::uint32_t misaligned = ptx::smem_addr(smem) % 1024;
   std::uint8_t* slots = smem + (misaligned ? 1024 - misaligned : 0);
-  auto* bars = reinterpret_cast<std::uint64_t*>(slots + kPushSlots * kPushPieceBytes);
-  for (int i = 0; i < kPushSlots; ++i) cuda::ptx::mbarrier_init(&bars[i], 1);
+  const int ring = push_slots(smem_bytes), ahead = ring / 2;
+  auto* bars = reinterpret_cast<std::uint64_t*>(slots + ring * kPushPieceBytes);
+  for (int i = 0; i < ring; ++i) cuda::ptx::mbarrier_init(&bars[i], 1);
   cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
 
   const int cols_per_piece = kPushPieceBytes / gemm::kEpilogueRows / w.targets.elem_bytes;
@@ -111,9 +121,9 @@ __device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int fir
   PieceCursor load{first, 0}, store{first, 0};
   int loaded = 0, stored = 0;  // pieces whose loads, and whose stores, have been issued
   while (store.tile < tiles) {
-    // Loads: as many pieces ahead as there are free slots and published tiles. With nothing
-    // in flight the next tile is waited for (bounded); otherwise only polled.
-    while (load.tile < tiles && loaded - stored < kPushSlots) {
+    // Loads: up to `ahead` pieces ahead, as far as tiles are published. With nothing in
+    // flight the next tile is waited for (bounded); otherwise only polled.
+    while (load.tile < tiles && loaded - stored < ahead) {
       if (load.piece == 0 && wait) {
         if (loaded == stored) {
           for (int g = 0; g < gemm::kConsumers; ++g)
@@ -128,10 +138,10 @@ __device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int fir
       }
       const TileRegion r = tile_region(w, load.tile);
       if (load.piece == 0 && w.trace.push) w.trace.push[load.tile * kTraceLanes].begin = trace_clock();
-      const int slot = loaded % kPushSlots;
+      const int slot = loaded % ring;
       const Piece p = piece_of(r, load.piece, cols_per_piece, w.blk_n);
-      // The slot's last stores (kPushSlots pieces ago) must have read it.
-      if (loaded >= kPushSlots) wait_store_reads(stored - 1 - (loaded - kPushSlots));
+      // The slot's last stores (a ring ago) must have read it.
+      if (loaded >= ring) wait_store_reads(stored - 1 - (loaded - ring));
       ptx::mbarrier_arrive_expect_tx(&bars[slot], piece_bytes(p.tail));
       cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global,
                                       slots + slot * kPushPieceBytes, p.tail ? &w.local.c_tail : &w.local.c,
@@ -141,9 +151,9 @@ __device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int fir
     }
 
     // Stores of the oldest piece in flight, to every target.
-    const int slot = stored % kPushSlots;
+    const int slot = stored % ring;
     std::uint64_t waited = 0;
-    if (!ptx::mbarrier_wait_bounded(&bars[slot], std::uint32_t(stored / kPushSlots) & 1u, w.wait.budget_ns,
+    if (!ptx::mbarrier_wait_bounded(&bars[slot], std::uint32_t(stored / ring) & 1u, w.wait.budget_ns,
                                     waited))
       device::record_wait_failure(w.wait, nullptr, store.tile, 0, 1, waited);
     const TileRegion r = tile_region(w, store.tile);
