@@ -71,23 +71,17 @@ OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& c) {
   maps.b_tail = p.b_layout == BLayout::nk || kn_tail_cols(c.blk_n) == 0
                     ? maps.b
                     : tile_map(p.b, p.in_dtype, p.k, p.n, p.ldb, c.blk_k, kn_tail_cols(c.blk_n), "B (K x N, last columns of a tile)");
-  const CMaps c_maps = make_c_maps(p, c.blk_n);
-  maps.c = c_maps.c;
-  maps.c_tail = c_maps.c_tail;
-  // The shorter last piece of swapped tiles not a multiple of 64 rows tall (params.hpp).
-  if (c.swapped() && c.blk_m % kEpilogueRows != 0)
-    maps.c_tail = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, c.blk_m % kEpilogueRows,
-                           kSwizzleBytes / dtype_bytes(p.out_dtype), "C (last rows of a swapped tile)");
-  return maps;
-}
-
-CMaps make_c_maps(const GemmProblem& p, int tile_cols) {
   const int c_cols = kSwizzleBytes / dtype_bytes(p.out_dtype);
-  CMaps maps;
   maps.c = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows, c_cols, "C");
-  maps.c_tail = tile_cols % c_cols == 0
-                    ? maps.c
-                    : tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows, tile_cols % c_cols, "C");
+  // The epilogue's narrower last piece of tiles that are not whole 128-byte chunks wide,
+  // or the shorter last one of swapped tiles not a multiple of 64 rows tall (params.hpp).
+  if (c.swapped() && c.blk_m % kEpilogueRows != 0)
+    maps.c_tail = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, c.blk_m % kEpilogueRows, c_cols,
+                           "C (last rows of a swapped tile)");
+  else if (c.blk_n % c_cols != 0)
+    maps.c_tail = tile_map(p.c, p.out_dtype, p.m, p.n, p.ldc, kEpilogueRows, c.blk_n % c_cols, "C");
+  else
+    maps.c_tail = maps.c;
   return maps;
 }
 

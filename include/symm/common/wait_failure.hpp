@@ -6,8 +6,6 @@
 namespace symm {
 
 struct WaitFailureRecord {
-  // flag_offset of a wait for this block's own copies (staged rows), not for a flag.
-  static constexpr std::uint64_t kNoFlag = ~std::uint64_t(0);
   unsigned int claimed;       // 0: free, 1: being written, 2: complete
   int rank;
   int block;

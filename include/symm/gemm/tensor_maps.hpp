@@ -16,11 +16,4 @@ struct OperandMaps {
 // Maps for `p` with the boxes `config`'s kernel loads and stores (params.hpp).
 OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& config);
 
-// C alone, in the epilogue's pieces of (kEpilogueRows, 128 bytes), with the narrower last
-// piece of tiles `tile_cols` wide in c_tail (c itself when they are whole pieces wide).
-struct CMaps {
-  CUtensorMap c, c_tail;
-};
-CMaps make_c_maps(const GemmProblem& p, int tile_cols);
-
 }  // namespace symm::gemm

@@ -20,7 +20,7 @@
 namespace symm::ops {
 namespace {
 
-constexpr int kBulkScatterBlocksPerSm = 1;  // each stages through most of the SM's shared memory
+constexpr int kBulkScatterBlocksPerSm = 2;
 // bulk_synchronous copies the finished shard in tiles of its own (any tiling covers it).
 constexpr int kBulkTileM = 128, kBulkTileN = 256;
 
@@ -173,24 +173,19 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
   t.n_shard = int(shard_n());
   t.ldc_bytes = shape.n * elem_bytes();
   t.elem_bytes = elem_bytes();
+  f.peer_maps.count = 0;
+  if (plan.variant == ScatterVariant::tma_push) {
+    for (std::uint8_t* peer : peers) {
+      gemm::GemmProblem there = shard;
+      there.c = peer;
+      const gemm::OperandMaps maps = gemm::make_operand_maps(there, plan.config);
+      f.peer_maps.c[f.peer_maps.count] = maps.c;
+      f.peer_maps.c_tail[f.peer_maps.count++] = maps.c_tail;
+    }
+  }
   f.push.sched = push_schedule();
   f.push.blk_m = plan.variant == ScatterVariant::bulk_synchronous ? kBulkTileM : plan.config.blk_m;
   f.push.blk_n = plan.variant == ScatterVariant::bulk_synchronous ? kBulkTileN : plan.config.blk_n;
-  // Pieces of the pushed tiles (tma_push: of the GEMM's, whose maps also know swapped tiles).
-  const auto piece_maps = [&](const gemm::GemmProblem& p) {
-    if (plan.variant != ScatterVariant::tma_push) return gemm::make_c_maps(p, f.push.blk_n);
-    const gemm::OperandMaps maps = gemm::make_operand_maps(p, plan.config);
-    return gemm::CMaps{maps.c, maps.c_tail};
-  };
-  f.push.local = piece_maps(shard);
-  f.push.peers.count = 0;
-  for (std::uint8_t* peer : peers) {
-    gemm::GemmProblem there = shard;
-    there.c = peer;
-    const gemm::CMaps maps = piece_maps(there);
-    f.push.peers.c[f.push.peers.count] = maps.c;
-    f.push.peers.c_tail[f.push.peers.count++] = maps.c_tail;
-  }
   const bool flags = plan.variant == ScatterVariant::wg_specialization ||
                      plan.variant == ScatterVariant::producer_consumer;
   f.push.tile_flags = {flags ? tile_flags : nullptr, barrier.device_epoch()};
@@ -259,11 +254,7 @@ std::string GemmAllScatter::failure_report() const {
   const State& s = *state_;
   std::string report;
   const volatile WaitFailureRecord* r = static_cast<const volatile WaitFailureRecord*>(s.record.host());
-  if (r->claimed == 2 && r->flag_offset == WaitFailureRecord::kNoFlag)
-    report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out after {} ms (SYMM_WAIT_TIMEOUT_MS) "
-                         "waiting for its bulk loads of tile {} into shared memory",
-                         r->rank, r->block, r->waited_ns / 1'000'000, r->tile);
-  else if (r->claimed == 2)
+  if (r->claimed == 2)
     report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out waiting for tile {} after {} ms "
                          "(SYMM_WAIT_TIMEOUT_MS): flag at heap offset {} saw {}, expected >= {}",
                          r->rank, r->block, r->tile, r->waited_ns / 1'000'000, r->flag_offset, r->seen,

@@ -18,7 +18,8 @@ struct FusedLaunch {
   int sm_count = 0;     // for the co-residency check of grids with comm blocks
   bool check_residency = false;  // comm blocks wait for GEMM blocks: ask the occupancy API
   gemm::WgmmaParams params;
-  PushWork push;        // targets and their maps, tile flags
+  PeerMaps peer_maps;   // tma_push
+  PushWork push;        // targets (fused_sequential, comm blocks), tile flags
 };
 
 template <gemm::DType DT, gemm::BLayout BL>

@@ -35,7 +35,7 @@ void launch_fused_typed(const FusedLaunch& f, cudaStream_t stream) {
   switch (f.variant) {
     case ScatterVariant::tma_push:
       built = gemm::with_config<PushConfigs>(f.config, [&]<class Cfg>() {
-        launch_with_hook<Cfg, In, BL>(f, TmaPushHook{{f.push.trace}, f.push.peers}, stream);
+        launch_with_hook<Cfg, In, BL>(f, TmaPushHook{{f.push.trace}, f.peer_maps}, stream);
       });
       break;
     case ScatterVariant::fused_sequential:

@@ -8,7 +8,6 @@
 #include "symm/common/wait_failure.hpp"
 #include "symm/gemm/config.hpp"
 #include "symm/gemm/scheduler.hpp"
-#include "symm/gemm/tensor_maps.hpp"
 #include "symm/ops/gemm_all_scatter.hpp"
 
 namespace symm::ops::detail {
@@ -51,21 +50,10 @@ struct TileTrace {
   std::uint64_t* barrier_exit = nullptr;  // when the run's stream barrier let this rank go
 };
 
-// Every other copy of C seen through the epilogue's pieces (64 rows x 128 bytes; the
-// narrower last piece of tiles that are not whole pieces wide through c_tail, see
-// gemm/params.hpp): one map per target, for TMA stores (tma_push's epilogue, the push role).
-struct PeerMaps {
-  CUtensorMap c[kMaxPeers];
-  CUtensorMap c_tail[kMaxPeers];
-  int count = 0;
-};
-
 // The blocks that push tiles (comm role, scatter kernel): which tiles, and whether they
 // wait for flags (not after a finished GEMM).
 struct PushWork {
   ShardTargets targets;
-  gemm::CMaps local;  // this rank's shard of C in the same pieces, for TMA loads
-  PeerMaps peers;
   gemm::TileScheduler sched;
   int blk_m = 0, blk_n = 0;
   TileFlags tile_flags;      // flags == nullptr: the tiles are already complete
@@ -73,5 +61,12 @@ struct PushWork {
   TileTrace trace;           // also read by the GEMM blocks' hooks
 };
 
+// The peers' copies of C for the tma_push epilogue: one tensor map per peer (and one for
+// the narrower last piece of each tile, see gemm/params.hpp c_tail).
+struct PeerMaps {
+  CUtensorMap c[kMaxPeers];
+  CUtensorMap c_tail[kMaxPeers];
+  int count = 0;
+};
 
 }  // namespace symm::ops::detail
