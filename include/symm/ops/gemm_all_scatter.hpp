@@ -75,9 +75,14 @@ struct AllScatterShape {
 struct GemmAllScatterOptions {
   std::optional<ScatterVariant> variant;     // none: the plan's choice (auto)
   std::optional<gemm::KernelConfig> config;  // tile shape and stages; none: the heuristic's
-  int gemm_sms = 0;   // blocks computing tiles; 0: the variant's default
+  // Blocks computing tiles; 0: the variant's default (wg_specialization: Iris's largest
+  // power of two below num_sms, lowered where the comm blocks left would copy C more
+  // slowly than the GEMM computes it).
+  int gemm_sms = 0;
   int num_sms = 0;    // wg_specialization: blocks of the whole grid; 0: every SM
-  int comm_sms = 0;   // producer_consumer: blocks of the scatter kernel; 0: default
+  // producer_consumer: blocks of the scatter kernel; 0: Iris's 8, or as many as copy C
+  // while the GEMM computes it.
+  int comm_sms = 0;
   int gsize_m = 8;    // tile rows per group of the grouped tile order
   // The GEMM's last wave split (gemm::GemmOptions::split_tail): -1 where its heuristic
   // predicts a gain, 0 never, 1 wherever a part-empty wave follows a full one. A split

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 
 #include "configs.hpp"
@@ -14,7 +15,28 @@
 namespace symm::ops {
 namespace {
 
-constexpr int kDefaultCommSms = 8;  // producer_consumer: scatter blocks beside the GEMM
+constexpr int kDefaultCommSms = 8;  // producer_consumer: Iris's scatter blocks beside the GEMM
+
+// What the copy blocks' default count is sized by (one H200, the one-GPU proxy,
+// docs/gemm-all-scatter.md): a block copying C with 16-byte vectors moved about 12 GB/s
+// (4 comm blocks, 58.7 MB in 1.19 ms), and an SM computes about 5.3 TFLOP/s of 16-bit
+// GEMM (700 TFLOP/s over 132 SMs).
+constexpr double kCopyBytesPerSecondPerBlock = 12e9;
+constexpr double kGemmFlopsPerSecondPerSm = 5.3e12;
+
+// Copy blocks (wg_specialization's comm blocks, producer_consumer's scatter kernel) that
+// push this rank's shard of C to every peer in about the time the other `sms - copy` SMs
+// take to compute it, from 1 to half the SMs. Where K is a few thousand, Iris's 4 of 132
+// copied C 2.4-5.8x slower than the GEMM made it; on its own long-K shards 2 would do.
+int copy_blocks_to_keep_pace(const AllScatterShape& s, int world, int peers, int sms) {
+  const double shard_elems = double(s.m) * double(s.n / world);
+  const double bytes = shard_elems * gemm::dtype_bytes(s.dtype) * peers;
+  const double flops = 2.0 * shard_elems * double(s.k);
+  // Copy blocks per GEMM block: copy time c / r_copy = GEMM time g / r_sm for the same work.
+  const double per_gemm_block = bytes * kGemmFlopsPerSecondPerSm / (flops * kCopyBytesPerSecondPerBlock);
+  const int blocks = int(std::ceil(sms * per_gemm_block / (1.0 + per_gemm_block)));
+  return std::clamp(blocks, 1, std::max(1, sms / 2));
+}
 
 // The GEMM problem of one rank's shard, with placeholder operands (planning is pure).
 gemm::GemmProblem shard_problem(const AllScatterShape& s, int world) {
@@ -127,7 +149,13 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
   switch (plan.variant) {
     case ScatterVariant::wg_specialization: {
       grid = o.num_sms > 0 ? o.num_sms : sm_count;
-      if (o.gemm_sms == 0) gemm_sms = grid > 1 ? int(std::bit_floor(unsigned(grid - 1))) : 0;
+      // Iris's rule (the largest power of two below the grid computes), with more comm
+      // blocks where that many would fall behind the GEMM.
+      if (o.gemm_sms == 0 && grid > 1)
+        gemm_sms = std::min(int(std::bit_floor(unsigned(grid - 1))),
+                            grid - copy_blocks_to_keep_pace(shape, world, plan.peers, grid));
+      else if (o.gemm_sms == 0)
+        gemm_sms = 0;
       if (gemm_sms >= grid)
         throw Error(fmt::format("symm gemm_all_scatter: wg_specialization needs gemm_sms ({}) below num_sms ({}): "
                                 "the blocks beyond gemm_sms push the tiles, and with none left nothing "
@@ -138,7 +166,10 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
       break;
     }
     case ScatterVariant::producer_consumer: {
-      plan.comm_sms = o.comm_sms > 0 ? o.comm_sms : std::min(kDefaultCommSms, sm_count - 1);
+      plan.comm_sms = o.comm_sms > 0 ? o.comm_sms
+                                     : std::min(std::max(kDefaultCommSms, copy_blocks_to_keep_pace(
+                                                                              shape, world, plan.peers, sm_count)),
+                                                sm_count - 1);
       if (o.gemm_sms == 0) gemm_sms = sm_count - plan.comm_sms;
       if (gemm_sms < 1 || gemm_sms + plan.comm_sms > sm_count)
         throw Error(fmt::format("symm gemm_all_scatter: producer_consumer runs its GEMM ({} blocks) and its "

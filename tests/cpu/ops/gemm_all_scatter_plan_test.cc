@@ -3,6 +3,7 @@
 // deadlock).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -105,6 +106,41 @@ TEST(GemmAllScatterPlan, DefaultIsTmaPushOnEverySm) {
   EXPECT_NE(describe(shape(8192, 4608, 36864), p).find("tma_push"), std::string::npos);
 }
 
+// The copy blocks' default count: Iris's (4 comm blocks of 132, 8 scatter blocks) where
+// they keep pace with the GEMM, more where K is short (the GEMM makes C faster than four
+// blocks copy it), and more again for more peers; never over half the SMs. A count given
+// is taken as given.
+TEST(GemmAllScatterPlan, CopyBlocksKeepPaceWithTheGemmByDefault) {
+  const auto wg = with_variant(ScatterVariant::wg_specialization);
+  const auto pc = with_variant(ScatterVariant::producer_consumer);
+  for (std::int64_t k : {18432, 36864}) {  // Iris's shards
+    const AllScatterPlan p = make_plan(shape(8192, 4608, k), wg, 2, kH200Sms);
+    EXPECT_EQ(p.gemm_sms, 128) << "K=" << k;
+    EXPECT_EQ(p.comm_sms, 4) << "K=" << k;
+    EXPECT_EQ(make_plan(shape(8192, 4608, k), pc, 2, kH200Sms).comm_sms, 8) << "K=" << k;
+  }
+  int last = 0;
+  for (std::int64_t k : {8192, 4096, 2048, 1024}) {  // shorter K: C is made faster
+    const AllScatterPlan p = make_plan(shape(2048, 8192, k), wg, 2, kH200Sms);
+    EXPECT_GT(p.comm_sms, 4) << "K=" << k;
+    EXPECT_GE(p.comm_sms, last) << "K=" << k;
+    EXPECT_LE(p.comm_sms, kH200Sms / 2) << "K=" << k;
+    EXPECT_EQ(p.gemm_sms + p.comm_sms, kH200Sms) << "K=" << k;
+    EXPECT_EQ(make_plan(shape(2048, 8192, k), pc, 2, kH200Sms).comm_sms, std::max(8, p.comm_sms)) << "K=" << k;
+    last = p.comm_sms;
+  }
+  EXPECT_GT(make_plan(shape(2048, 8192, 2048), wg, 8, kH200Sms).comm_sms,
+            make_plan(shape(2048, 8192, 2048), wg, 2, kH200Sms).comm_sms)
+      << "seven peers to copy to, a quarter of the shard each";
+  EXPECT_EQ(make_plan(shape(64, 64, 64), wg, 2, kH200Sms).comm_sms, kH200Sms / 2) << "at most half the SMs";
+  GemmAllScatterOptions given = wg;
+  given.gemm_sms = 128;
+  EXPECT_EQ(make_plan(shape(2048, 8192, 1024), given, 2, kH200Sms).comm_sms, 4);
+  given = pc;
+  given.comm_sms = 8;
+  EXPECT_EQ(make_plan(shape(2048, 8192, 1024), given, 2, kH200Sms).comm_sms, 8);
+}
+
 // tma_push (and the flag variants) cut the shard as the GEMM alone does: on Iris's long-K
 // shards the last wave's tiles split along K, published by the units that finish them.
 // fused_sequential computes whole tiles; split_tail=0 asks for them.
@@ -181,14 +217,16 @@ TEST(GemmAllScatterPlan, FlagAndCopyVariantsTakeTheBestTileTheyAreBuiltFor) {
   for (const AllScatterShape& s : {shape(776, 8192, 8192, gemm::BLayout::nk), shape(6120, 6800, 4104, gemm::BLayout::nk)})
     for (ScatterVariant v : {ScatterVariant::wg_specialization, ScatterVariant::producer_consumer,
                              ScatterVariant::fused_sequential}) {
-      const AllScatterPlan p = make_plan(s, with_variant(v), 2, kH200Sms);
+      GemmAllScatterOptions o = with_variant(v);
+      if (v == ScatterVariant::wg_specialization) o.gemm_sms = 128;  // on which the GEMM alone would not
+      const AllScatterPlan p = make_plan(s, o, 2, kH200Sms);
       EXPECT_EQ(p.config.schedule, gemm::Schedule::cooperative) << to_string(v);
       EXPECT_FALSE(p.config.clustered()) << to_string(v);
       EXPECT_EQ(p.config.consumers(), gemm::kConsumers) << to_string(v);
       if (v == ScatterVariant::wg_specialization) {
         EXPECT_NE(p.gemm.reason.find("which wg_specialization is not built for"), std::string::npos) << p.gemm.reason;
       }
-      GemmAllScatterOptions forced = with_variant(v);
+      GemmAllScatterOptions forced = o;
       forced.config = p.config;
       EXPECT_NO_THROW(make_plan(s, forced, 2, kH200Sms)) << to_string(v);
     }
