@@ -245,7 +245,7 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
                             "a configuration by name instead of the tile flags (default: the plan's); "
                             "tma_push runs every one, the other variants cooperative tiles of one "
                             "block. Built: " + gemm::config_names(gemm::kWgmmaConfigs)),
-             "tiles");
+             "configs");
   point_flag(app.add_option("--gsize_m", cl.op.gsize_m, "tile rows per group of the grouped tile order"), "gsize_m");
   app.add_option("--gemm_sms", cl.op.gemm_sms, "blocks computing tiles (0: the variant's default)");
   app.add_option("--num_sms", cl.op.num_sms, "wg_specialization: blocks of the grid (0: every SM)");

@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 const std::set<std::string> kKeys = {"description", "sizes",    "dtypes",   "tiles",
-                                     "num_stages",  "ranks",    "variants", "gsize_m",
+                                     "num_stages",  "configs",  "ranks",    "variants", "gsize_m",
                                      "b_layout",    "loopback_peers", "validate", "baselines",
                                      "n_warmup",    "n_repeat"};
 
@@ -130,7 +130,19 @@ SweepPreset parse_preset(const json& doc, const std::string& where) {
       r.fail("sizes", fmt::format("names {} twice (sizes x dtypes must be distinct)",
                                   point_key(1, shape).substr(3)));
   }
-  if (r.has("tiles")) {
+  if (r.has("tiles") && r.has("configs"))
+    r.fail("configs", "and \"tiles\" both name the configurations: give one of them");
+  if (r.has("configs")) {
+    if (r.has("num_stages")) r.fail("num_stages", "belongs to \"tiles\"; a name in \"configs\" holds its stages");
+    const json& list = doc.at("configs");
+    if (!list.is_array() || list.empty()) r.fail("configs", "must be a non-empty list of configuration names");
+    for (const json& name : list) {
+      gemm::KernelConfig c;
+      if (!name.is_string() || !gemm::parse_config(name.get<std::string>(), c) || !gemm::is_built(c))
+        r.fail("configs", fmt::format("holds {}; built: {}", name.dump(), gemm::config_names(gemm::kWgmmaConfigs)));
+      p.configs.push_back(c);
+    }
+  } else if (r.has("tiles")) {
     const auto stages = r.integers("num_stages", 2, 16);
     for (const auto& tile : r.tuples("tiles", 3, 16, 256)) {
       for (std::int64_t s : stages)

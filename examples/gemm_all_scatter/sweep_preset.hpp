@@ -19,7 +19,7 @@ namespace symm::examples::gemm_all_scatter {
 struct SweepPreset {
   std::string description;
   std::vector<ops::AllScatterShape> problems;  // sizes x dtypes, in the preset's order
-  // tiles x num_stages; {none} without "tiles": the plan's choice.
+  // "configs" by name, or tiles x num_stages; {none} without either: the plan's choice.
   std::vector<std::optional<gemm::KernelConfig>> configs;
   std::vector<int> ranks;                 // rank counts, each run where the machine allows it
   std::vector<RequestedVariant> variants;

@@ -214,7 +214,7 @@ TEST(RefusedCommandLine, GemmAllScatterRefusesEachWithTheFlagNamed) {
       {program, {"--config", "128x256x64s5"}, "--config 128x256x64s5: no such configuration is built; built of that size: 128x256x64s4"},
       {program, {"--config", "128x256x64s4", "--BLK_M", "128"}, "--config 128x256x64s4 and --BLK_M 128 both name the tile"},
       {program, {"-r", "2", "--config", "152x256x64s4c2-swapped"}, "152x256x64s4c2-swapped is not built for wg_specialization"},
-      {program, {"--preset", short_preset, "--config", "128x256x64s4"}, "drop --config (the preset's \"tiles\" sets it)"},
+      {program, {"--preset", short_preset, "--config", "128x256x64s4"}, "drop --config (the preset's \"configs\" sets it)"},
       {program, {"--preset", preset_file("sweep_key.json", R"({"sizes": [[64, 64, 64]], "rank": [1]})")},
        "\"rank\" is not a preset key"},
       {p07, {"--n_repeat", "0"}, "--n_repeat must be >= 1 (got 0)"},

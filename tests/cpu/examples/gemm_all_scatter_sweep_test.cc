@@ -52,6 +52,42 @@ TEST(SweepPreset, ShortPresetLetsThePlanChooseTheTile) {
   EXPECT_EQ(p.ranks, (std::vector<int>{1, 2}));
 }
 
+// "configs" names any built configuration (ping-pong, swapped, clustered), which "tiles"
+// (Iris's cooperative tile flags) cannot; a variant not built for one is skipped there.
+TEST(SweepPreset, ConfigsByNameReachEveryBuiltConfiguration) {
+  json preset = minimal_preset();
+  preset["configs"] = {"152x256x64s4c2-swapped", "128x256x64s4"};
+  const SweepPreset p = parse_preset(preset, "test");
+  ASSERT_EQ(p.configs.size(), 2u);
+  EXPECT_EQ(gemm::to_string(*p.configs[0]), "152x256x64s4c2-swapped");
+  EXPECT_EQ(p.configs[1], (gemm::KernelConfig{128, 256, 64, 4}));
+
+  CommandLine cl;
+  cl.shape = p.problems.front();
+  cl.variants = p.variants;  // every variant
+  const PointPlan plan = plan_point(cl, p.configs, 2, 132, gemm::kSm90MaxSmemPerBlock);
+  ASSERT_EQ(plan.groups.size(), 2u);
+  EXPECT_EQ(plan.groups[0].variants.size(), 2u) << "tma_push and bulk_synchronous run swapped tiles";
+  EXPECT_EQ(plan.groups[1].variants.size(), std::size(ops::kScatterVariants));
+  int skipped_swapped = 0;
+  for (const Row& row : plan.skipped) {
+    EXPECT_EQ(row.config, p.configs[0]) << row.name;
+    skipped_swapped += row.skipped.find("not built for") != std::string::npos;
+  }
+  EXPECT_EQ(skipped_swapped, 3) << "wg_specialization, fused_sequential, producer_consumer";
+
+  preset["configs"] = {"128x256x64s5"};
+  EXPECT_NE(error_of(preset).find("\"configs\" holds \"128x256x64s5\"; built: "), std::string::npos);
+  preset["configs"] = json::array();
+  EXPECT_NE(error_of(preset).find("non-empty list"), std::string::npos);
+  preset["configs"] = {"128x256x64s4"};
+  preset["tiles"] = {{128, 256, 64}};
+  preset["num_stages"] = {4};
+  EXPECT_NE(error_of(preset).find("both name the configurations"), std::string::npos);
+  preset.erase("tiles");
+  EXPECT_NE(error_of(preset).find("\"num_stages\" belongs to \"tiles\""), std::string::npos);
+}
+
 TEST(SweepPreset, MistakesAreRefusedNamingTheKey) {
   json p = minimal_preset();
   EXPECT_EQ(error_of(p), "accepted");

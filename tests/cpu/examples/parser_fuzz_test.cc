@@ -154,7 +154,8 @@ TEST(ParserFuzz, SweepPresetsParseValidOrRefuseNamingTheFile) {
   namespace sweep = symm::examples::gemm_all_scatter;
   Random random(kSeed + 1);
   const std::vector<std::string> keys = {"description", "sizes",   "dtypes",   "tiles",      "num_stages",
-                                         "ranks",       "variants", "gsize_m", "b_layout",   "loopback_peers",
+                                         "configs",     "ranks",    "variants", "gsize_m",  "b_layout",
+                                         "loopback_peers",
                                          "validate",    "baselines", "n_warmup", "n_repeat", "size"};
   const auto seeds = committed({"bench/presets/short.json", "bench/presets/default.json"});
   const int accepted = accepted_count(inputs(seeds, keys, random), "fuzz.json", [&](const std::string& text) {
