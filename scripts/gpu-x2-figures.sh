@@ -5,9 +5,11 @@
 #            job, the multigpu mutations (scripts/mutation-check.sh --tier multigpu) with
 #            the time left (the one-GPU gpu tier is left to scripts/gpu-check.sh on any H200)
 #   figures: build the program (if needed), the headline sweep (bench/presets/headline.json)
-#            on 2 ranks and the 1-rank loopback proxy, then Iris's default sweep, each point
-#            appended as it finishes; stops starting work at a deadline, then the report and
-#            the regression check of what it has.
+#            on 2 ranks and the 1-rank loopback proxy, the copy blocks' rate over NVLink
+#            (wg_specialization on a short-K shard with its default and with fixed comm
+#            block counts: what the plan's copy-rate constant should be across GPUs), then
+#            Iris's default sweep, each point appended as it finishes; stops starting work
+#            at a deadline, then the report and the regression check of what it has.
 # Work happens in out/gpu-x2 (git-ignored); on exit everything is tarred into one file in
 # $OUT when $OUT is elsewhere (the device tool's folder). To resume after a call that ran
 # out of time: unpack the returned tarball's *.jsonl into out/gpu-x2/ here and run again
@@ -73,7 +75,24 @@ if [ ! -x "$program" ]; then
     { tail -n 30 "$work/build.log"; exit 1; }
 fi
 rc=0
-for preset in headline default; do
+# The copy blocks' rate across GPUs (docs/gemm-all-scatter.md, "Copy blocks that keep pace"):
+# one short-K problem, 2 ranks, the plan's comm blocks and fixed counts of 4 to 36.
+copy_blocks() {
+  local sms
+  for sms in 0 128 120 112 104 96; do
+    [ $((deadline - SECONDS)) -lt 60 ] && { echo "== copy blocks: deadline"; return 1; }
+    timeout -s TERM 60 "$program" -r 2 -m 2000 -n 8000 -k 3000 --variant wg_specialization,tma_push \
+      --no_baselines -v -b --n_repeat 30 --gemm_sms "$sms" -o "$work/copy-blocks-gemm_sms-$sms.json" \
+      >>"$work/copy-blocks.log" 2>&1 || return 1
+  done
+  grep -hE "^ +(wg_specialization|tma_push|gemm_alone) " "$work/copy-blocks.log" | tail -n 18
+}
+for preset in headline copy-blocks default; do
+  if [ "$preset" = copy-blocks ]; then
+    echo "== copy blocks over NVLink"
+    copy_blocks || rc=1
+    continue
+  fi
   left=$((deadline - SECONDS))
   if [ "$left" -lt 30 ]; then echo "== sweep $preset not started: deadline (run again to resume)"; rc=1; continue; fi
   echo "== sweep $preset (at most ${left}s)"
