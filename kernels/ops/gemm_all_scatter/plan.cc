@@ -54,6 +54,13 @@ gemm::GemmProblem shard_problem(const AllScatterShape& s, int world) {
   return p;
 }
 
+// What the verbose plan line says when the copy blocks outnumber Iris's default.
+std::string copy_blocks_note(int blocks, int iris, const char* knob) {
+  return fmt::format("; {} copy blocks where Iris's default has {}: as many as copy C to the peers while "
+                     "the GEMM computes it (give {} to choose)",
+                     blocks, iris, knob);
+}
+
 }  // namespace
 
 std::string_view to_string(ScatterVariant v) {
@@ -151,11 +158,13 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
       grid = o.num_sms > 0 ? o.num_sms : sm_count;
       // Iris's rule (the largest power of two below the grid computes), with more comm
       // blocks where that many would fall behind the GEMM.
-      if (o.gemm_sms == 0 && grid > 1)
-        gemm_sms = std::min(int(std::bit_floor(unsigned(grid - 1))),
-                            grid - copy_blocks_to_keep_pace(shape, world, plan.peers, grid));
-      else if (o.gemm_sms == 0)
+      if (o.gemm_sms == 0 && grid > 1) {
+        const int iris = int(std::bit_floor(unsigned(grid - 1)));
+        gemm_sms = std::min(iris, grid - copy_blocks_to_keep_pace(shape, world, plan.peers, grid));
+        if (gemm_sms < iris) plan.reason += copy_blocks_note(grid - gemm_sms, grid - iris, "num_sms - gemm_sms");
+      } else if (o.gemm_sms == 0) {
         gemm_sms = 0;
+      }
       if (gemm_sms >= grid)
         throw Error(fmt::format("symm gemm_all_scatter: wg_specialization needs gemm_sms ({}) below num_sms ({}): "
                                 "the blocks beyond gemm_sms push the tiles, and with none left nothing "
@@ -170,6 +179,8 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
                                      : std::min(std::max(kDefaultCommSms, copy_blocks_to_keep_pace(
                                                                               shape, world, plan.peers, sm_count)),
                                                 sm_count - 1);
+      if (o.comm_sms == 0 && plan.comm_sms > kDefaultCommSms)
+        plan.reason += copy_blocks_note(plan.comm_sms, kDefaultCommSms, "comm_sms");
       if (o.gemm_sms == 0) gemm_sms = sm_count - plan.comm_sms;
       if (gemm_sms < 1 || gemm_sms + plan.comm_sms > sm_count)
         throw Error(fmt::format("symm gemm_all_scatter: producer_consumer runs its GEMM ({} blocks) and its "

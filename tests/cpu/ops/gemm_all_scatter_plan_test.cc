@@ -1,6 +1,7 @@
 // GEMM + all-scatter planning without a GPU: every refusal names what was wrong, every
 // plan made is one the kernels can run (tiles their hooks can publish, blocks that fit, no
 // deadlock).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -117,6 +118,7 @@ TEST(GemmAllScatterPlan, CopyBlocksKeepPaceWithTheGemmByDefault) {
     const AllScatterPlan p = make_plan(shape(8192, 4608, k), wg, 2, kH200Sms);
     EXPECT_EQ(p.gemm_sms, 128) << "K=" << k;
     EXPECT_EQ(p.comm_sms, 4) << "K=" << k;
+    EXPECT_EQ(describe(shape(8192, 4608, k), p).find("copy blocks where"), std::string::npos) << "Iris's own count";
     EXPECT_EQ(make_plan(shape(8192, 4608, k), pc, 2, kH200Sms).comm_sms, 8) << "K=" << k;
   }
   int last = 0;
@@ -127,6 +129,9 @@ TEST(GemmAllScatterPlan, CopyBlocksKeepPaceWithTheGemmByDefault) {
     EXPECT_LE(p.comm_sms, kH200Sms / 2) << "K=" << k;
     EXPECT_EQ(p.gemm_sms + p.comm_sms, kH200Sms) << "K=" << k;
     EXPECT_EQ(make_plan(shape(2048, 8192, k), pc, 2, kH200Sms).comm_sms, std::max(8, p.comm_sms)) << "K=" << k;
+    EXPECT_NE(describe(shape(2048, 8192, k), p).find(fmt::format("{} copy blocks where Iris's default has 4", p.comm_sms)),
+              std::string::npos)
+        << describe(shape(2048, 8192, k), p);
     last = p.comm_sms;
   }
   EXPECT_GT(make_plan(shape(2048, 8192, 2048), wg, 8, kH200Sms).comm_sms,
