@@ -144,6 +144,11 @@ TEST(GemmAllScatterPlan, CopyBlocksKeepPaceWithTheGemmByDefault) {
   given = pc;
   given.comm_sms = 8;
   EXPECT_EQ(make_plan(shape(2048, 8192, 1024), given, 2, kH200Sms).comm_sms, 8);
+  given = pc;
+  given.gemm_sms = 120;  // the scatter kernel takes at most what the GEMM leaves, at least Iris's 8
+  EXPECT_EQ(make_plan(shape(2048, 8192, 1024), given, 2, kH200Sms).comm_sms, 12);
+  given.gemm_sms = 126;
+  EXPECT_NE(refusal(shape(2048, 8192, 1024), given, 2).find("together they must fit the 132 SMs"), std::string::npos);
 }
 
 // tma_push (and the flag variants) cut the shard as the GEMM alone does: on Iris's long-K
