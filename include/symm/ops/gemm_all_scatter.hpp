@@ -81,7 +81,7 @@ struct GemmAllScatterOptions {
   int gemm_sms = 0;
   int num_sms = 0;    // wg_specialization: blocks of the whole grid; 0: every SM
   // producer_consumer: blocks of the scatter kernel; 0: Iris's 8, or as many as copy C
-  // while the GEMM computes it.
+  // while the GEMM computes it (within the SMs a given gemm_sms leaves).
   int comm_sms = 0;
   int gsize_m = 8;    // tile rows per group of the grouped tile order
   // The GEMM's last wave split (gemm::GemmOptions::split_tail): -1 where its heuristic
