@@ -75,10 +75,19 @@ if [ ! -x "$program" ]; then
     { tail -n 30 "$work/build.log"; exit 1; }
 fi
 rc=0
+sweep() {  # sweep PRESET: bench/presets/PRESET.json, appended to $work/sweep-PRESET.jsonl
+  local preset=$1 left=$((deadline - SECONDS))
+  if [ "$left" -lt 30 ]; then echo "== sweep $preset not started: deadline (run again to resume)"; return 1; fi
+  echo "== sweep $preset (at most ${left}s)"
+  timeout -s TERM "$left" "$program" --preset "bench/presets/$preset.json" -o "$work/sweep-$preset.jsonl" 2>&1 |
+    tee -a "$work/sweep-$preset.log" | grep -E "^sweep:|symm: sweep" | tail -n 3
+  [ "${PIPESTATUS[0]}" -eq 0 ]
+}
 # The copy blocks' rate across GPUs (docs/gemm-all-scatter.md, "Copy blocks that keep pace"):
 # one short-K problem, 2 ranks, the plan's comm blocks and fixed counts of 4 to 36.
 copy_blocks() {
   local sms
+  echo "== copy blocks over NVLink"
   for sms in 0 128 120 112 104 96; do
     [ $((deadline - SECONDS)) -lt 60 ] && { echo "== copy blocks: deadline"; return 1; }
     timeout -s TERM 60 "$program" -r 2 -m 2000 -n 8000 -k 3000 --variant wg_specialization,tma_push \
@@ -87,19 +96,9 @@ copy_blocks() {
   done
   grep -hE "^ +(wg_specialization|tma_push|gemm_alone) " "$work/copy-blocks.log" | tail -n 18
 }
-for preset in headline copy-blocks default; do
-  if [ "$preset" = copy-blocks ]; then
-    echo "== copy blocks over NVLink"
-    copy_blocks || rc=1
-    continue
-  fi
-  left=$((deadline - SECONDS))
-  if [ "$left" -lt 30 ]; then echo "== sweep $preset not started: deadline (run again to resume)"; rc=1; continue; fi
-  echo "== sweep $preset (at most ${left}s)"
-  timeout -s TERM "$left" "$program" --preset "bench/presets/$preset.json" -o "$work/sweep-$preset.jsonl" 2>&1 |
-    tee -a "$work/sweep-$preset.log" | grep -E "^sweep:|symm: sweep" | tail -n 3
-  [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
-done
+sweep headline || rc=1
+copy_blocks || rc=1
+sweep default || rc=1
 python=$(scripts/report-python.sh) || { echo "no python3 with matplotlib: no report"; python=python3; }
 "$python" tools/report/symm-report "$work"/sweep-*.jsonl --out "$work/report" || rc=1
 "$python" tools/report/perf-check check "$work"/sweep-*.jsonl | tail -n 5

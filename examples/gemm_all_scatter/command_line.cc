@@ -82,14 +82,7 @@ std::string resolve_config(const std::string& name, const TileFlags& tile, std::
   if (name.empty()) return resolve_tile(tile, out);
   if (tile.any()) return fmt::format("--config {} and {} both name the tile: give one of them", name, tile.text());
   gemm::KernelConfig c;
-  const bool named = gemm::parse_config(name, c);
-  if (!named || !gemm::is_built(c)) {
-    std::vector<gemm::KernelConfig> near;  // built ones of the same tile size, if any
-    for (const gemm::KernelConfig& b : gemm::kWgmmaConfigs)
-      if (named && b.blk_m == c.blk_m && b.blk_n == c.blk_n) near.push_back(b);
-    return fmt::format("--config {}: no such configuration is built; {}", name,
-                       near.empty() ? "--help lists the built ones" : "built of that size: " + gemm::config_names(near));
-  }
+  if (std::string why = built_config_named(name, c); !why.empty()) return "--config " + why;
   out = c;
   return {};
 }
@@ -187,6 +180,16 @@ std::string check_heap_size(const CommandLine& cl, int world) {
 }
 
 }  // namespace
+
+std::string built_config_named(const std::string& name, gemm::KernelConfig& out) {
+  const bool named = gemm::parse_config(name, out);
+  if (named && gemm::is_built(out)) return {};
+  std::vector<gemm::KernelConfig> near;  // built ones of the same tile size, if any
+  for (const gemm::KernelConfig& b : gemm::kWgmmaConfigs)
+    if (named && b.blk_m == out.blk_m && b.blk_n == out.blk_n) near.push_back(b);
+  return fmt::format("{}: no such configuration is built; {}", name,
+                     near.empty() ? "--help lists the built ones" : "built of that size: " + gemm::config_names(near));
+}
 
 std::string built_tile_names() {
   std::vector<gemm::KernelConfig> named;

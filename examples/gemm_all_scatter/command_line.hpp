@@ -48,6 +48,11 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl);
 // the default SM count, and again in every rank with the real ones.
 std::string check_combination(const CommandLine& cl, int world, int sm_count);
 
+// Empty when `name` is a built configuration (then in `out`), else "<name>: no such
+// configuration is built; ..." naming the built ones of that tile size, if any.
+// --config and the presets' "configs" take names through it.
+std::string built_config_named(const std::string& name, gemm::KernelConfig& out);
+
 // The built tile configurations the command line and presets can name (cooperative ones),
 // comma-separated: what a refusal of another one lists.
 std::string built_tile_names();

@@ -137,9 +137,9 @@ SweepPreset parse_preset(const json& doc, const std::string& where) {
     const json& list = doc.at("configs");
     if (!list.is_array() || list.empty()) r.fail("configs", "must be a non-empty list of configuration names");
     for (const json& name : list) {
+      if (!name.is_string()) r.fail("configs", fmt::format("holds {}; give configuration names", name.dump()));
       gemm::KernelConfig c;
-      if (!name.is_string() || !gemm::parse_config(name.get<std::string>(), c) || !gemm::is_built(c))
-        r.fail("configs", fmt::format("holds {}; built: {}", name.dump(), gemm::config_names(gemm::kWgmmaConfigs)));
+      if (std::string why = built_config_named(name.get<std::string>(), c); !why.empty()) r.fail("configs", why);
       p.configs.push_back(c);
     }
   } else if (r.has("tiles")) {

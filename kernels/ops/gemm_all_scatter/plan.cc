@@ -175,11 +175,11 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
       break;
     }
     case ScatterVariant::producer_consumer: {
-      // Given: as given. Else Iris's 8, or as many as keep pace, within the SMs that the
-      // GEMM blocks, if given, leave (a gemm_sms that leaves fewer than 8 is refused below).
-      const int pace = std::max(kDefaultCommSms, copy_blocks_to_keep_pace(shape, world, plan.peers, sm_count));
-      const int left = o.gemm_sms > 0 ? std::max(kDefaultCommSms, sm_count - o.gemm_sms) : sm_count - 1;
-      plan.comm_sms = o.comm_sms > 0 ? o.comm_sms : std::min({pace, left, sm_count - 1});
+      // Given: as given. Else Iris's 8, or more to keep pace, but no more than the SMs a
+      // given gemm_sms leaves (one that leaves fewer than 8 is refused below).
+      int comm = std::max(kDefaultCommSms, copy_blocks_to_keep_pace(shape, world, plan.peers, sm_count));
+      if (o.gemm_sms > 0) comm = std::max(kDefaultCommSms, std::min(comm, sm_count - o.gemm_sms));
+      plan.comm_sms = o.comm_sms > 0 ? o.comm_sms : std::min(comm, sm_count - 1);
       if (o.comm_sms == 0 && plan.comm_sms > kDefaultCommSms)
         plan.reason += copy_blocks_note(plan.comm_sms, kDefaultCommSms, "comm_sms");
       if (o.gemm_sms == 0) gemm_sms = sm_count - plan.comm_sms;

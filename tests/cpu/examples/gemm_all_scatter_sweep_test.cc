@@ -77,7 +77,12 @@ TEST(SweepPreset, ConfigsByNameReachEveryBuiltConfiguration) {
   EXPECT_EQ(skipped_swapped, 3) << "wg_specialization, fused_sequential, producer_consumer";
 
   preset["configs"] = {"128x256x64s5"};
-  EXPECT_NE(error_of(preset).find("\"configs\" holds \"128x256x64s5\"; built: "), std::string::npos);
+  EXPECT_NE(error_of(preset).find("\"configs\" 128x256x64s5: no such configuration is built; built of that size: "
+                                  "128x256x64s4"),
+            std::string::npos)
+      << error_of(preset);
+  preset["configs"] = {64};
+  EXPECT_NE(error_of(preset).find("\"configs\" holds 64; give configuration names"), std::string::npos);
   preset["configs"] = json::array();
   EXPECT_NE(error_of(preset).find("non-empty list"), std::string::npos);
   preset["configs"] = {"128x256x64s4"};
