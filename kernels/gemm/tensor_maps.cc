@@ -32,9 +32,10 @@ CUtensorMapSwizzle swizzle_for(int bytes) {
 }
 
 // A rows x cols row-major tensor with a row stride of `ld` elements, read or written in
-// (box_rows, box_cols) boxes whose rows are swizzled over their width (at most 128 B).
+// (box_rows, box_cols) boxes whose rows are swizzled over their width (at most 128 B), or
+// laid out plainly (`swizzled` false: any width up to 256 elements).
 CUtensorMap tile_map(const void* base, DType type, std::int64_t rows, std::int64_t cols,
-                     std::int64_t ld, int box_rows, int box_cols, const char* name) {
+                     std::int64_t ld, int box_rows, int box_cols, const char* name, bool swizzled = true) {
   const int box_bytes = box_cols * dtype_bytes(type);
   CUtensorMap map{};
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
@@ -50,7 +51,7 @@ CUtensorMap tile_map(const void* base, DType type, std::int64_t rows, std::int64
                                                : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
   const CUresult r = encode_fn()(&map, tma_type(type), 2, const_cast<void*>(base), dims, strides,
                                  box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                 swizzle_for(box_bytes), promotion,
+                                 swizzled ? swizzle_for(box_bytes) : CU_TENSOR_MAP_SWIZZLE_NONE, promotion,
                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw Error(fmt::format("symm gemm: cuTensorMapEncodeTiled({}: {} x {}, ld {}, box {} x {}) "
@@ -83,6 +84,11 @@ OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& c) {
   else
     maps.c_tail = maps.c;
   return maps;
+}
+
+CUtensorMap plain_box_map(const void* base, DType type, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                          int box_rows, int box_cols, const char* name) {
+  return tile_map(base, type, rows, cols, ld, box_rows, box_cols, name, false);
 }
 
 }  // namespace symm::gemm

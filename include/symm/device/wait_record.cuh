@@ -24,8 +24,9 @@ __device__ __noinline__ inline void record_wait_failure(const symm::WaitSite& si
     r->rank = site.rank;
     r->block = int(blockIdx.x);
     r->tile = tile;
-    r->flag_offset = std::uint64_t(static_cast<const char*>(flag) -
-                                   static_cast<const char*>(site.heap_base));
+    r->flag_offset = flag == nullptr ? symm::WaitFailureRecord::kNoFlag
+                                     : std::uint64_t(static_cast<const char*>(flag) -
+                                                     static_cast<const char*>(site.heap_base));
     r->seen = seen;
     r->expected = expected;
     r->waited_ns = waited_ns;

@@ -16,4 +16,10 @@ struct OperandMaps {
 // Maps for `p` with the boxes `config`'s kernel loads and stores (params.hpp).
 OperandMaps make_operand_maps(const GemmProblem& p, const KernelConfig& config);
 
+// A rows x cols row-major tensor (row stride `ld` elements) in unswizzled boxes of
+// box_rows x box_cols (each at most 256; a box row a multiple of 16 bytes): for copies that
+// stage whole tile rows through shared memory without reading them there.
+CUtensorMap plain_box_map(const void* base, DType type, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                          int box_rows, int box_cols, const char* name);
+
 }  // namespace symm::gemm

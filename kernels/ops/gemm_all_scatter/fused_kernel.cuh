@@ -2,13 +2,14 @@
 // The fused GEMM + all-scatter kernel: blocks [0, gemm_blocks) run the persistent GEMM
 // with an epilogue hook that publishes or pushes each tile; with the TileFlagHook, blocks
 // [gemm_blocks, grid) are comm blocks that wait for each tile's flags and copy the tile
-// to every peer (wg_specialization). The roles branch once, at the top, so every block
-// keeps the GEMM's launch bounds and shared memory; the host checks that all blocks fit
-// at once before a launch with comm blocks (they wait for GEMM blocks).
+// to every peer through their shared memory (wg_specialization). The roles branch once,
+// at the top, so every block keeps the GEMM's launch bounds and shared memory (the comm
+// blocks stage their copies there); the host checks that all blocks fit at once before a
+// launch with comm blocks (they wait for GEMM blocks).
 #include <type_traits>
 
-#include "copy_to_peers.cuh"
 #include "hooks.cuh"
+#include "push_tiles.cuh"
 #include "symm/gemm/persistent_gemm.cuh"
 
 namespace symm::ops::detail {
@@ -26,7 +27,9 @@ __global__ void __launch_bounds__(Cfg::THREADS, 1)
   cudaTriggerProgrammaticLaunchCompletion();
   if constexpr (kHasCommRole<Hook>) {
     if (int(blockIdx.x) >= gemm_blocks) {
-      push_tiles(push, int(blockIdx.x) - gemm_blocks, int(gridDim.x) - gemm_blocks);
+      static_assert(push_piece_rows(Cfg::BLK_M, Cfg::BLK_N, sizeof(In), Cfg::SMEM_BYTES) > 0,
+                    "the GEMM's shared memory holds kPushMinSlots pieces of its tiles");
+      push_tiles(push, dynamic_smem, Cfg::SMEM_BYTES, int(blockIdx.x) - gemm_blocks, int(gridDim.x) - gemm_blocks);
       return;
     }
   }

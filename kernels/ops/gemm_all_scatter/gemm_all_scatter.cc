@@ -20,10 +20,14 @@
 namespace symm::ops {
 namespace {
 
-constexpr int kBulkScatterBlocksPerSm = 2;
 // bulk_synchronous copies the finished shard in tiles of its own (any tiling covers it).
 constexpr int kBulkTileM = 128, kBulkTileN = 256;
 
+// The variants whose tiles are moved by blocks of their own (push_tiles.cuh).
+bool has_push_role(ScatterVariant v) {
+  return v == ScatterVariant::wg_specialization || v == ScatterVariant::producer_consumer ||
+         v == ScatterVariant::bulk_synchronous;
+}
 
 }  // namespace
 
@@ -186,6 +190,18 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
   f.push.sched = push_schedule();
   f.push.blk_m = plan.variant == ScatterVariant::bulk_synchronous ? kBulkTileM : plan.config.blk_m;
   f.push.blk_n = plan.variant == ScatterVariant::bulk_synchronous ? kBulkTileN : plan.config.blk_n;
+  if (has_push_role(plan.variant)) {
+    // Comm blocks stage through the GEMM's shared memory, the scatter kernel through its own.
+    const int staging = plan.variant == ScatterVariant::wg_specialization ? plan.config.smem_bytes()
+                                                                           : detail::kScatterSmemBytes;
+    detail::PushMaps& maps = f.push.maps;
+    maps.piece_rows = detail::push_piece_rows(f.push.blk_m, f.push.blk_n, elem_bytes(), staging);
+    const auto map_of = [&](const void* base, const char* name) {
+      return gemm::plain_box_map(base, shape.dtype, shape.m, shard_n(), shape.n, maps.piece_rows, f.push.blk_n, name);
+    };
+    maps.local = map_of(c_shard, "C shard (push pieces)");
+    for (std::size_t i = 0; i < peers.size(); ++i) maps.peers[i] = map_of(peers[i], "peer C shard (push pieces)");
+  }
   const bool flags = plan.variant == ScatterVariant::wg_specialization ||
                      plan.variant == ScatterVariant::producer_consumer;
   f.push.tile_flags = {flags ? tile_flags : nullptr, barrier.device_epoch()};
@@ -229,7 +245,7 @@ void GemmAllScatter::enqueue(const void* a, const void* b_shard, void* c, cudaSt
       break;
     case ScatterVariant::bulk_synchronous:
       s.gemm->run(s.shard, s.plan.gemm, stream);
-      detail::launch_scatter(f.push, kBulkScatterBlocksPerSm * s.rt.sm_count(), stream);
+      detail::launch_scatter(f.push, s.rt.sm_count(), stream);  // one per SM (kScatterSmemBytes)
       break;
   }
   s.barrier.wait(stream, s.trace ? s.trace->device().barrier_exit : nullptr);
@@ -254,7 +270,11 @@ std::string GemmAllScatter::failure_report() const {
   const State& s = *state_;
   std::string report;
   const volatile WaitFailureRecord* r = static_cast<const volatile WaitFailureRecord*>(s.record.host());
-  if (r->claimed == 2)
+  if (r->claimed == 2 && r->flag_offset == WaitFailureRecord::kNoFlag)
+    report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out after {} ms (SYMM_WAIT_TIMEOUT_MS) "
+                         "waiting for its TMA loads of tile {} into shared memory",
+                         r->rank, r->block, r->waited_ns / 1'000'000, r->tile);
+  else if (r->claimed == 2)
     report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out waiting for tile {} after {} ms "
                          "(SYMM_WAIT_TIMEOUT_MS): flag at heap offset {} saw {}, expected >= {}",
                          r->rank, r->block, r->tile, r->waited_ns / 1'000'000, r->flag_offset, r->seen,

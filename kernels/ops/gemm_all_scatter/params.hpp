@@ -50,10 +50,44 @@ struct TileTrace {
   std::uint64_t* barrier_exit = nullptr;  // when the run's stream barrier let this rank go
 };
 
+// The push role (comm blocks, scatter kernel) moves tiles through shared memory with the
+// TMA in pieces: a tile's whole width by piece_rows rows, unswizzled, at most
+// kPushPieceBytes, in a ring of slots of the block's shared memory. One TMA copy costs about
+// 0.2 us however small, so pieces are large: a block moved 48 GB/s with 16-64 KB pieces,
+// 28 with 8 KB, 22 with 16-byte vectors through registers (one H200, one to 32 blocks,
+// bench/results/all-scatter/2026-12-04-tma-pieces).
+inline constexpr int kPushPieceBytes = 32 * 1024;
+inline constexpr int kPushMinSlots = 4, kPushMaxSlots = 8;
+inline constexpr int kPushSmemAlign = 128;  // TMA boxes without swizzle: 128-byte aligned
+// The slots of `piece_bytes` that `smem_bytes` hold after alignment slack and an mbarrier per slot.
+constexpr int push_slots(int piece_bytes, int smem_bytes) {
+  const int slots = (smem_bytes - kPushSmemAlign) / (piece_bytes + 8);
+  return slots < kPushMaxSlots ? slots : kPushMaxSlots;
+}
+// Rows per piece of a tile blk_m x blk_n (elem_bytes each) staged through smem_bytes: the
+// most that fit kPushPieceBytes, halved until kPushMinSlots fit; a multiple of 8 (pieces
+// stay 128-byte multiples: a tile row is a 16-byte multiple). 0: smem_bytes is too small.
+constexpr int push_piece_rows(int blk_m, int blk_n, int elem_bytes, int smem_bytes) {
+  const int row_bytes = blk_n * elem_bytes;
+  int rows = kPushPieceBytes / row_bytes / 8 * 8;
+  if (rows > blk_m) rows = (blk_m + 7) / 8 * 8;
+  while (rows >= 8 && push_slots(rows * row_bytes, smem_bytes) < kPushMinSlots) rows = rows / 16 * 8;
+  return rows >= 8 ? rows : 0;
+}
+
+// This rank's shard of C and every other copy of it in the push role's pieces (boxes of
+// piece_rows x blk_n), for TMA loads from the one and stores to the others.
+struct PushMaps {
+  CUtensorMap local;
+  CUtensorMap peers[kMaxPeers];
+  int piece_rows = 0;
+};
+
 // The blocks that push tiles (comm role, scatter kernel): which tiles, and whether they
 // wait for flags (not after a finished GEMM).
 struct PushWork {
   ShardTargets targets;
+  PushMaps maps;
   gemm::TileScheduler sched;
   int blk_m = 0, blk_n = 0;
   TileFlags tile_flags;      // flags == nullptr: the tiles are already complete
