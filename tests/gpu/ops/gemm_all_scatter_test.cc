@@ -103,6 +103,23 @@ TEST(GemmAllScatter, RandomSchedulesStillDeliverEveryTile) {
   }
 }
 
+// Copy blocks far ahead of a slow GEMM (two GEMM blocks, eight copy blocks, long K): with
+// pieces of one tile in flight, each must still see the next tile's flags before it loads
+// that tile (unpublished, the local C holds the poison of the run before).
+TEST(GemmAllScatter, CopyBlocksAheadOfASlowGemmWaitForEveryTile) {
+  SYMM_REQUIRE_GPUS(1);
+  for (ScatterVariant v : {ScatterVariant::wg_specialization, ScatterVariant::producer_consumer}) {
+    ScatterCase c = variant_case(v, 2);
+    c.shape = ops::AllScatterShape{1024, 2 * 1024, 8192, gemm::DType::bf16, gemm::BLayout::nk};
+    c.options.config = gemm::KernelConfig{128, 128, 64, 6};
+    c.options.gemm_sms = 2;
+    c.options.num_sms = 10;  // wg_specialization: 8 comm blocks
+    c.options.comm_sms = 8;  // producer_consumer: 8 scatter blocks
+    EXPECT_EQ(run_on_ranks(2, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }), 0)
+        << ops::to_string(v);
+  }
+}
+
 // Ping-pong tiles under tma_push: one consumer stores and pushes a whole tile while the
 // other multiplies; both layouts (a 128x160 tile reads a K x N B's last 32 columns in a
 // box of their own), three ranks on ragged shards and a loopback run.
