@@ -118,6 +118,8 @@ GemmAllScatter::GemmAllScatter(Runtime& rt, const AllScatterShape& shape, GemmAl
     s.trace = std::make_unique<detail::TraceBuffers>(tiles, plan.gemm_sms + plan.comm_sms);
   }
   if (plan.variant == ScatterVariant::producer_consumer) s.side.emplace();
+  if (plan.variant == ScatterVariant::producer_consumer || plan.variant == ScatterVariant::bulk_synchronous)
+    detail::configure_scatter_kernel();
   check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize(gemm_all_scatter set-up)");
   if (s.options.verbose && rt.rank() == 0) std::fprintf(stderr, "%s\n", describe(shape, plan).c_str());
 }

@@ -30,8 +30,10 @@ void launch_fused(gemm::DType dtype, gemm::BLayout layout, const FusedLaunch& la
 
 // The scatter kernel (producer_consumer, bulk_synchronous): `blocks` blocks push the
 // tiles of `work`, waiting for their flags when work.tile_flags.flags is set. Each stages
-// its copies through kScatterSmemBytes of shared memory (six pieces: one block per SM).
-inline constexpr int kScatterSmemBytes = kPushSmemAlign + 6 * (kPushPieceBytes + 8);
+// its copies through kScatterSmemBytes of shared memory (six pieces: one block per SM),
+// which configure_scatter_kernel allows it once per op, on the op's GPU.
+inline constexpr int kScatterSmemBytes = push_smem_bytes(6, kPushPieceBytes);
+void configure_scatter_kernel();
 void launch_scatter(const PushWork& work, int blocks, cudaStream_t stream);
 
 // The stream barrier's kernel (stream_barrier.cu).

@@ -159,12 +159,10 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
       grid = o.num_sms > 0 ? o.num_sms : sm_count;
       // Iris's rule (the largest power of two below the grid computes), with more comm
       // blocks where that many would fall behind the GEMM.
-      if (o.gemm_sms == 0 && grid > 1) {
-        const int iris = int(std::bit_floor(unsigned(grid - 1)));
+      if (o.gemm_sms == 0) {
+        const int iris = grid > 1 ? int(std::bit_floor(unsigned(grid - 1))) : 0;  // 0: refused below
         gemm_sms = std::min(iris, grid - copy_blocks_to_keep_pace(shape, world, plan.peers, grid));
         if (gemm_sms < iris) plan.reason += copy_blocks_note(grid - gemm_sms, grid - iris, "num_sms - gemm_sms");
-      } else if (o.gemm_sms == 0) {
-        gemm_sms = 0;
       }
       if (gemm_sms >= grid)
         throw Error(fmt::format("symm gemm_all_scatter: wg_specialization needs gemm_sms ({}) below num_sms ({}): "

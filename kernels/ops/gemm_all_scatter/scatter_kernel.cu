@@ -16,9 +16,12 @@ __global__ void __launch_bounds__(kScatterThreads) scatter_kernel(const __grid_c
 
 }  // namespace
 
-void launch_scatter(const PushWork& work, int blocks, cudaStream_t stream) {
+void configure_scatter_kernel() {
   check_cuda(cudaFuncSetAttribute(scatter_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kScatterSmemBytes),
              "cudaFuncSetAttribute(scatter_kernel)");
+}
+
+void launch_scatter(const PushWork& work, int blocks, cudaStream_t stream) {
   scatter_kernel<<<blocks, kScatterThreads, kScatterSmemBytes, stream>>>(work);
   check_cuda(cudaGetLastError(), "launch of scatter_kernel");
 }
