@@ -20,9 +20,6 @@
 namespace symm::ops {
 namespace {
 
-// bulk_synchronous copies the finished shard in tiles of its own (any tiling covers it).
-constexpr int kBulkTileM = 128, kBulkTileN = 256;
-
 // The variants whose tiles are moved by blocks of their own (push_tiles.cuh).
 bool has_push_role(ScatterVariant v) {
   return v == ScatterVariant::wg_specialization || v == ScatterVariant::producer_consumer ||
@@ -70,7 +67,7 @@ struct GemmAllScatter::State {
   // after a plain GEMM (bulk_synchronous) a tiling of the shard.
   gemm::TileScheduler push_schedule() const {
     return plan.variant == ScatterVariant::bulk_synchronous
-               ? gemm::TileScheduler::make(shape.m, shard_n(), shape.k, kBulkTileM, kBulkTileN, 64, 1, 1)
+               ? gemm::TileScheduler::make(shape.m, shard_n(), shape.k, detail::kBulkTileM, detail::kBulkTileN, 64, 1, 1)
                : plan.gemm.sched;
   }
   std::vector<std::uint8_t*> targets(std::uint8_t* c_shard) const;
@@ -190,8 +187,8 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
     }
   }
   f.push.sched = push_schedule();
-  f.push.blk_m = plan.variant == ScatterVariant::bulk_synchronous ? kBulkTileM : plan.config.blk_m;
-  f.push.blk_n = plan.variant == ScatterVariant::bulk_synchronous ? kBulkTileN : plan.config.blk_n;
+  f.push.blk_m = plan.variant == ScatterVariant::bulk_synchronous ? detail::kBulkTileM : plan.config.blk_m;
+  f.push.blk_n = plan.variant == ScatterVariant::bulk_synchronous ? detail::kBulkTileN : plan.config.blk_n;
   if (has_push_role(plan.variant)) {
     // Comm blocks stage through the GEMM's shared memory, the scatter kernel through its own.
     const int staging = plan.variant == ScatterVariant::wg_specialization ? plan.config.smem_bytes()

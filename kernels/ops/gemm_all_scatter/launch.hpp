@@ -33,6 +33,9 @@ void launch_fused(gemm::DType dtype, gemm::BLayout layout, const FusedLaunch& la
 // its copies through kScatterSmemBytes of shared memory (six pieces: one block per SM),
 // which configure_scatter_kernel allows it once per op, on the op's GPU.
 inline constexpr int kScatterSmemBytes = push_smem_bytes(6, kPushPieceBytes);
+// bulk_synchronous's scatter kernel copies the finished shard in tiles of its own (any
+// tiling covers it).
+inline constexpr int kBulkTileM = 128, kBulkTileN = 256;
 void configure_scatter_kernel();
 void launch_scatter(const PushWork& work, int blocks, cudaStream_t stream);
 

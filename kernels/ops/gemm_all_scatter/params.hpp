@@ -67,14 +67,18 @@ constexpr int push_slots(int piece_bytes, int smem_bytes) {
   return slots < kPushMaxSlots ? slots : kPushMaxSlots;
 }
 // Rows per piece of a tile blk_m x blk_n (elem_bytes each) staged through smem_bytes: the
-// most that fit kPushPieceBytes, halved until kPushMinSlots fit; a multiple of 8 (pieces
-// stay 128-byte multiples: a tile row is a 16-byte multiple). 0: smem_bytes is too small.
+// most rows that divide blk_m, are a multiple of 8 (pieces stay 128-byte multiples: a tile
+// row is a 16-byte multiple), fit kPushPieceBytes and leave room for kPushMinSlots pieces.
+// A piece is a TMA box of that many rows: one that straddled the tile's last row would
+// load rows of the next tile before they are published and store them over that tile's
+// copy at the peers. 0: none fits smem_bytes.
 constexpr int push_piece_rows(int blk_m, int blk_n, int elem_bytes, int smem_bytes) {
   const int row_bytes = blk_n * elem_bytes;
-  int rows = kPushPieceBytes / row_bytes / 8 * 8;
-  if (rows > blk_m) rows = (blk_m + 7) / 8 * 8;
-  while (rows >= 8 && push_slots(rows * row_bytes, smem_bytes) < kPushMinSlots) rows = rows / 16 * 8;
-  return rows >= 8 ? rows : 0;
+  for (int rows = blk_m / 8 * 8; rows >= 8; rows -= 8)
+    if (blk_m % rows == 0 && rows * row_bytes <= kPushPieceBytes &&
+        push_slots(rows * row_bytes, smem_bytes) >= kPushMinSlots)
+      return rows;
+  return 0;
 }
 
 // This rank's shard of C and every other copy of it in the push role's pieces (boxes of

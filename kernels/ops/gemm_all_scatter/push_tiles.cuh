@@ -5,7 +5,7 @@
 // the tile's width (params.hpp PushMaps): a piece of the local C is loaded into a ring of
 // slots and stored from there to every peer. Loads run up to half the ring ahead of the
 // stores, so that a slot's stores have half a ring's time to read it before the next load
-// lands there.
+// lands there (loading up to a slot behind the stores ran no faster, on one H200).
 #include <cuda/atomic>
 #include <cuda/ptx>
 
@@ -32,15 +32,28 @@ __device__ inline TileRegion tile_region(const PushWork& w, int tile) {
   return {row0, rows > 0 ? rows : 0, col0, cols > 0 ? cols : 0};
 }
 
-// A position in the sequence of pieces one block moves. The loads and the stores each
-// walk the sequence with a cursor of their own.
-struct PieceCursor {
-  int tile, piece;
-  __device__ void advance(int pieces_in_tile, int step) {
-    if (++piece == pieces_in_tile) {
-      tile += step;
-      piece = 0;
-    }
+// A walk through the pieces of a block's tiles first, first + step, ...: the loads and the
+// stores each have one. A tile's region and piece count are worked out once, on entering
+// it: the copy is one thread's, and its instructions, not the TMA, bounded its rate when
+// they were worked out per piece (ncu: ~400 instructions per piece, bench/results/all-scatter/2026-12-04-push-walk).
+struct PieceWalk {
+  int tile, step, piece = 0, pieces = 0;
+  TileRegion r{};
+  __device__ PieceWalk(const PushWork& w, int first, int step_) : tile(first), step(step_) { enter(w); }
+  __device__ void enter(const PushWork& w) {
+    if (tile >= w.sched.num_tiles()) return;
+    r = tile_region(w, tile);
+    pieces = (r.rows + w.maps.piece_rows - 1) / w.maps.piece_rows;
+  }
+  __device__ void advance(const PushWork& w) {
+    if (++piece < pieces) return;
+    tile += step;
+    piece = 0;
+    enter(w);
+  }
+  __device__ void coords(const PushWork& w, std::int32_t (&c)[2]) const {
+    c[0] = r.col0;
+    c[1] = r.row0 + piece * w.maps.piece_rows;
   }
 };
 
@@ -53,14 +66,31 @@ __device__ inline void wait_store_reads(int newer) {
   cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<N>{});
 }
 
-// Whether every consumer warpgroup has published `tile` in this launch (relaxed polls; the
-// caller fences on success).
-__device__ inline bool tile_published(const TileFlags& f, int tile, std::uint64_t epoch) {
-  for (int g = 0; g < gemm::kConsumers; ++g)
-    if (cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(f.flags[tile * gemm::kConsumers + g])
-            .load(cuda::memory_order_relaxed) < epoch)
-      return false;
-  return true;
+// How many of the tiles tile, tile + step, ... (at most kPushAcquireBatch, below `tiles`)
+// every consumer warpgroup has published in this launch, counted from the first: relaxed
+// polls, all issued before any is compared, so that they cost one round trip. The
+// caller's one acquire fence then covers every tile counted.
+inline constexpr int kPushAcquireBatch = 4;
+__device__ inline int tiles_published(const TileFlags& f, int tile, int step, int tiles, std::uint64_t epoch) {
+  std::uint64_t seen[kPushAcquireBatch][gemm::kConsumers];
+#pragma unroll
+  for (int i = 0; i < kPushAcquireBatch; ++i)
+#pragma unroll
+    for (int g = 0; g < gemm::kConsumers; ++g)
+      seen[i][g] = tile + i * step < tiles
+                       ? cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(
+                             f.flags[(tile + i * step) * gemm::kConsumers + g])
+                             .load(cuda::memory_order_relaxed)
+                       : 0;
+  int n = 0;
+#pragma unroll
+  for (int i = 0; i < kPushAcquireBatch; ++i) {
+    bool all = n == i;
+#pragma unroll
+    for (int g = 0; g < gemm::kConsumers; ++g) all = all && seen[i][g] >= epoch;
+    n += all ? 1 : 0;
+  }
+  return n;
 }
 
 // Tiles first, first + step, ... of the shard, each waited for (while the GEMM still
@@ -72,66 +102,71 @@ __device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int sme
   if (threadIdx.x != 0) return;
   const std::uint32_t misaligned = ptx::smem_addr(smem) % kPushSmemAlign;
   std::uint8_t* slots = smem + (misaligned ? kPushSmemAlign - misaligned : 0);
-  const int piece_rows = w.maps.piece_rows;
-  const int piece_bytes = piece_rows * w.blk_n * w.targets.elem_bytes;  // a whole box, also where clipped
+  const int piece_bytes = w.maps.piece_rows * w.blk_n * w.targets.elem_bytes;  // a whole box, also where clipped
   const int ring = push_slots(piece_bytes, smem_bytes), ahead = ring / 2;
   auto* bars = reinterpret_cast<std::uint64_t*>(slots + ring * piece_bytes);
   for (int i = 0; i < ring; ++i) cuda::ptx::mbarrier_init(&bars[i], 1);
   cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
 
-  const auto pieces_in = [&](const TileRegion& r) { return (r.rows + piece_rows - 1) / piece_rows; };
   const bool wait = w.tile_flags.flags != nullptr;
   const std::uint64_t epoch =
       wait ? cuda::atomic_ref<const std::uint64_t, cuda::thread_scope_device>(*w.tile_flags.epoch)
                      .load(cuda::memory_order_relaxed) + 1
            : 0;
   const int tiles = w.sched.num_tiles();
-  PieceCursor load{first, 0}, store{first, 0};
-  int loaded = 0, stored = 0;  // pieces whose loads, and whose stores, have been issued
+  PieceWalk load(w, first, step), store(w, first, step);
+  int loaded = 0, stored = 0;         // pieces whose loads, and whose stores, have been issued
+  int load_slot = 0, store_slot = 0;  // loaded % ring, stored % ring
+  std::uint32_t store_phase = 0;      // (stored / ring) % 2
+  int acquired_until = first;         // this block's tiles below it are published and acquired
   while (store.tile < tiles) {
     // Loads: up to `ahead` pieces ahead, as far as tiles are published. With nothing in
     // flight the next tile is waited for (bounded); otherwise only polled.
     while (load.tile < tiles && loaded - stored < ahead) {
-      if (load.piece == 0 && wait) {
-        if (loaded == stored) {
+      if (load.piece == 0 && wait && load.tile >= acquired_until) {
+        int ready = tiles_published(w.tile_flags, load.tile, step, tiles, epoch);
+        if (ready == 0 && loaded != stored) break;
+        if (ready == 0) {
           for (int g = 0; g < gemm::kConsumers; ++g)
             device::wait_at_least_recorded<cuda::thread_scope_device>(
                 w.wait, &w.tile_flags.flags[load.tile * gemm::kConsumers + g], epoch, load.tile);
-        } else if (tile_published(w.tile_flags, load.tile, epoch)) {
-          device::fence<cuda::memory_order_acquire, cuda::thread_scope_device>();
+          ready = 1;
         } else {
-          break;
+          device::fence<cuda::memory_order_acquire, cuda::thread_scope_device>();
         }
+        acquired_until = load.tile + ready * step;
         cuda::ptx::fence_proxy_async(cuda::ptx::space_global);  // the acquire, for the TMA's reads
       }
-      const TileRegion r = tile_region(w, load.tile);
       if (load.piece == 0 && w.trace.push) w.trace.push[load.tile * kTraceLanes].begin = trace_clock();
-      const int slot = loaded % ring;
-      const std::int32_t coords[2] = {r.col0, r.row0 + load.piece * piece_rows};
       // The slot's last stores (a ring ago) must have read it.
       if (loaded >= ring) wait_store_reads(stored - 1 - (loaded - ring));
-      ptx::mbarrier_arrive_expect_tx(&bars[slot], std::uint32_t(piece_bytes));
+      std::int32_t coords[2];
+      load.coords(w, coords);
+      ptx::mbarrier_arrive_expect_tx(&bars[load_slot], std::uint32_t(piece_bytes));
       cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global,
-                                      slots + slot * piece_bytes, &w.maps.local, coords, &bars[slot]);
-      load.advance(pieces_in(r), step);
+                                      slots + load_slot * piece_bytes, &w.maps.local, coords, &bars[load_slot]);
+      load.advance(w);
       ++loaded;
+      load_slot = load_slot + 1 == ring ? 0 : load_slot + 1;
     }
 
     // Stores of the oldest piece in flight, to every target.
-    const int slot = stored % ring;
     std::uint64_t waited = 0;
-    if (!ptx::mbarrier_wait_bounded(&bars[slot], std::uint32_t(stored / ring) & 1u, w.wait.budget_ns,
-                                    waited))
+    if (!ptx::mbarrier_wait_bounded(&bars[store_slot], store_phase, w.wait.budget_ns, waited))
       device::record_wait_failure(w.wait, nullptr, store.tile, 0, 1, waited);
-    const TileRegion r = tile_region(w, store.tile);
-    const std::int32_t coords[2] = {r.col0, r.row0 + store.piece * piece_rows};
+    std::int32_t coords[2];
+    store.coords(w, coords);
     for (int i = 0; i < w.targets.peer_count; ++i)
       cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &w.maps.peers[i],
-                                      coords, slots + slot * piece_bytes);
+                                      coords, slots + store_slot * piece_bytes);
     cuda::ptx::cp_async_bulk_commit_group();  // one group per piece
     const int tile = store.tile;
-    store.advance(pieces_in(r), step);
+    store.advance(w);
     ++stored;
+    if (++store_slot == ring) {
+      store_slot = 0;
+      store_phase ^= 1u;
+    }
     if (w.trace.push && store.tile != tile) {
       TraceSpan& span = w.trace.push[tile * kTraceLanes];
       span.end = trace_clock();
