@@ -29,6 +29,7 @@ __global__ void __launch_bounds__(Cfg::THREADS, 1)
     if (int(blockIdx.x) >= gemm_blocks) {
       static_assert(push_piece_rows(Cfg::BLK_M, Cfg::BLK_N, sizeof(In), Cfg::SMEM_BYTES) > 0,
                     "the GEMM's shared memory holds kPushMinSlots pieces of its tiles");
+      static_assert(Cfg::THREADS >= kPushThreads, "push_tiles' loader and storer are in two warps");
       push_tiles(push, dynamic_smem, Cfg::SMEM_BYTES, int(blockIdx.x) - gemm_blocks, int(gridDim.x) - gemm_blocks);
       return;
     }

@@ -59,11 +59,11 @@ struct TileTrace {
 inline constexpr int kPushPieceBytes = 32 * 1024;
 inline constexpr int kPushMinSlots = 4, kPushMaxSlots = 8;
 inline constexpr int kPushSmemAlign = 128;  // TMA boxes without swizzle: 128-byte aligned
-// Shared memory for `slots` slots of `piece_bytes`: alignment slack, the slots, an mbarrier
-// each; and how many slots `smem_bytes` hold.
-constexpr int push_smem_bytes(int slots, int piece_bytes) { return kPushSmemAlign + slots * (piece_bytes + 8); }
+// Shared memory for `slots` slots of `piece_bytes`: alignment slack, the slots, two
+// mbarriers each (full, empty); and how many slots `smem_bytes` hold.
+constexpr int push_smem_bytes(int slots, int piece_bytes) { return kPushSmemAlign + slots * (piece_bytes + 16); }
 constexpr int push_slots(int piece_bytes, int smem_bytes) {
-  const int slots = (smem_bytes - kPushSmemAlign) / (piece_bytes + 8);
+  const int slots = (smem_bytes - kPushSmemAlign) / (piece_bytes + 16);
   return slots < kPushMaxSlots ? slots : kPushMaxSlots;
 }
 // Rows per piece of a tile blk_m x blk_n (elem_bytes each) staged through smem_bytes: the

@@ -1,11 +1,10 @@
 #pragma once
 // The push role of wg_specialization's comm blocks and of the scatter kernel
-// (producer_consumer, bulk_synchronous): one thread per block walks its tiles in the order
-// the GEMM finishes them and moves each through shared memory with the TMA, in pieces of
-// the tile's width (params.hpp PushMaps): a piece of the local C is loaded into a ring of
-// slots and stored from there to every peer. Loads run up to half the ring ahead of the
-// stores, so that a slot's stores have half a ring's time to read it before the next load
-// lands there (loading up to a slot behind the stores ran no faster, on one H200).
+// (producer_consumer, bulk_synchronous): a block walks its tiles in the order the GEMM
+// finishes them and moves each through shared memory with the TMA, in pieces of the tile's
+// width (params.hpp PushMaps). One thread loads pieces of the local C into a ring of slots
+// as their tiles are published; a thread of another warp stores each landed piece to every
+// peer and frees its slot once the stores have read it.
 #include <cuda/atomic>
 #include <cuda/ptx>
 
@@ -32,10 +31,10 @@ __device__ inline TileRegion tile_region(const PushWork& w, int tile) {
   return {row0, rows > 0 ? rows : 0, col0, cols > 0 ? cols : 0};
 }
 
-// A walk through the pieces of a block's tiles first, first + step, ...: the loads and the
-// stores each have one. A tile's region and piece count are worked out once, on entering
-// it: the copy is one thread's, and its instructions, not the TMA, bounded its rate when
-// they were worked out per piece (ncu: ~400 instructions per piece, bench/results/all-scatter/2026-12-04-push-walk).
+// A walk through the pieces of a block's tiles first, first + step, ...: the loader and
+// the storer each have one. A tile's region and piece count are worked out once, on
+// entering it: a thread issues an instruction every ~6.5 cycles, and the instructions of
+// the push, not the TMA, bounded its copy when they were worked out per piece (ncu).
 struct PieceWalk {
   int tile, step, piece = 0, pieces = 0;
   TileRegion r{};
@@ -56,15 +55,6 @@ struct PieceWalk {
     c[1] = r.row0 + piece * w.maps.piece_rows;
   }
 };
-
-// Waits until at most `newer` of this thread's bulk store groups still read shared memory.
-template <int N = kPushMaxSlots - 1>
-__device__ inline void wait_store_reads(int newer) {
-  if constexpr (N > 0) {
-    if (newer < N) return wait_store_reads<N - 1>(newer);
-  }
-  cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<N>{});
-}
 
 // How many of the tiles tile, tile + step, ... (at most kPushAcquireBatch, below `tiles`)
 // every consumer warpgroup has published in this launch, counted from the first: relaxed
@@ -93,79 +83,88 @@ __device__ inline int tiles_published(const TileFlags& f, int tile, int step, in
   return n;
 }
 
-// Tiles first, first + step, ... of the shard, each waited for (while the GEMM still
-// runs) and copied to every target through `smem` (`smem_bytes`, enough for
-// kPushMinSlots pieces: push_piece_rows chose the pieces for it). Every thread of the
-// block calls it; thread 0 does the work.
-__device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int smem_bytes, int first,
-                                  int step) {
-  if (threadIdx.x != 0) return;
-  const std::uint32_t misaligned = ptx::smem_addr(smem) % kPushSmemAlign;
-  std::uint8_t* slots = smem + (misaligned ? kPushSmemAlign - misaligned : 0);
-  const int piece_bytes = w.maps.piece_rows * w.blk_n * w.targets.elem_bytes;  // a whole box, also where clipped
-  const int ring = push_slots(piece_bytes, smem_bytes), ahead = ring / 2;
-  auto* bars = reinterpret_cast<std::uint64_t*>(slots + ring * piece_bytes);
-  for (int i = 0; i < ring; ++i) cuda::ptx::mbarrier_init(&bars[i], 1);
-  cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+// The ring of shared-memory slots between the two threads: `full` completes when a
+// slot's load has landed, `empty` when the stores from it have read it. A slot's k-th
+// use waits for phase k of full (the storer) and k - 1 of empty (the loader).
+struct PushRing {
+  std::uint8_t* slots;
+  std::uint64_t* full;
+  std::uint64_t* empty;
+  int size, piece_bytes;
+  // Budget of a slot wait: twice the flag waits', so that a GEMM that never publishes a
+  // tile is reported by the loader's flag wait, not as a slot that never filled.
+  std::uint64_t budget_ns;
+};
 
+// The loader: waits for each tile's flags (bounded), then loads its pieces into free slots.
+__device__ inline void load_pieces(const PushWork& w, const PushRing& ring, int first, int step) {
   const bool wait = w.tile_flags.flags != nullptr;
   const std::uint64_t epoch =
       wait ? cuda::atomic_ref<const std::uint64_t, cuda::thread_scope_device>(*w.tile_flags.epoch)
                      .load(cuda::memory_order_relaxed) + 1
            : 0;
   const int tiles = w.sched.num_tiles();
-  PieceWalk load(w, first, step), store(w, first, step);
-  int loaded = 0, stored = 0;         // pieces whose loads, and whose stores, have been issued
-  int load_slot = 0, store_slot = 0;  // loaded % ring, stored % ring
-  std::uint32_t store_phase = 0;      // (stored / ring) % 2
-  int acquired_until = first;         // this block's tiles below it are published and acquired
-  while (store.tile < tiles) {
-    // Loads: up to `ahead` pieces ahead, as far as tiles are published. With nothing in
-    // flight the next tile is waited for (bounded); otherwise only polled.
-    while (load.tile < tiles && loaded - stored < ahead) {
-      if (load.piece == 0 && wait && load.tile >= acquired_until) {
-        int ready = tiles_published(w.tile_flags, load.tile, step, tiles, epoch);
-        if (ready == 0 && loaded != stored) break;
-        if (ready == 0) {
-          for (int g = 0; g < gemm::kConsumers; ++g)
-            device::wait_at_least_recorded<cuda::thread_scope_device>(
-                w.wait, &w.tile_flags.flags[load.tile * gemm::kConsumers + g], epoch, load.tile);
-          ready = 1;
-        } else {
-          device::fence<cuda::memory_order_acquire, cuda::thread_scope_device>();
-        }
-        acquired_until = load.tile + ready * step;
-        cuda::ptx::fence_proxy_async(cuda::ptx::space_global);  // the acquire, for the TMA's reads
+  int acquired_until = first;  // this block's tiles below it are published and acquired
+  int slot = 0;
+  std::uint32_t empty_phase = 0;  // of the next wait for `slot`, from the second lap on
+  bool lapped = false;
+  for (PieceWalk load(w, first, step); load.tile < tiles; load.advance(w)) {
+    if (load.piece == 0 && wait && load.tile >= acquired_until) {
+      int ready = tiles_published(w.tile_flags, load.tile, step, tiles, epoch);
+      if (ready == 0) {
+        for (int g = 0; g < gemm::kConsumers; ++g)
+          device::wait_at_least_recorded<cuda::thread_scope_device>(
+              w.wait, &w.tile_flags.flags[load.tile * gemm::kConsumers + g], epoch, load.tile);
+        ready = 1;
+      } else {
+        device::fence<cuda::memory_order_acquire, cuda::thread_scope_device>();
       }
-      if (load.piece == 0 && w.trace.push) w.trace.push[load.tile * kTraceLanes].begin = trace_clock();
-      // The slot's last stores (a ring ago) must have read it.
-      if (loaded >= ring) wait_store_reads(stored - 1 - (loaded - ring));
-      std::int32_t coords[2];
-      load.coords(w, coords);
-      ptx::mbarrier_arrive_expect_tx(&bars[load_slot], std::uint32_t(piece_bytes));
-      cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global,
-                                      slots + load_slot * piece_bytes, &w.maps.local, coords, &bars[load_slot]);
-      load.advance(w);
-      ++loaded;
-      load_slot = load_slot + 1 == ring ? 0 : load_slot + 1;
+      acquired_until = load.tile + ready * step;
+      cuda::ptx::fence_proxy_async(cuda::ptx::space_global);  // the acquire, for the TMA's reads
     }
-
-    // Stores of the oldest piece in flight, to every target.
+    if (load.piece == 0 && w.trace.push) w.trace.push[load.tile * kTraceLanes].begin = trace_clock();
     std::uint64_t waited = 0;
-    if (!ptx::mbarrier_wait_bounded(&bars[store_slot], store_phase, w.wait.budget_ns, waited))
+    if (lapped && !ptx::mbarrier_wait_bounded(&ring.empty[slot], empty_phase, ring.budget_ns, waited))
+      device::record_wait_failure(w.wait, nullptr, load.tile, 0, 1, waited);
+    std::int32_t coords[2];
+    load.coords(w, coords);
+    ptx::mbarrier_arrive_expect_tx(&ring.full[slot], std::uint32_t(ring.piece_bytes));
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global,
+                                    ring.slots + slot * ring.piece_bytes, &w.maps.local, coords, &ring.full[slot]);
+    if (++slot == ring.size) {
+      slot = 0;
+      empty_phase ^= lapped ? 1u : 0u;
+      lapped = true;
+    }
+  }
+}
+
+// The storer: stores each landed piece to every target and frees the slot of the piece
+// before it once those stores have read it (the newest store group may still read).
+__device__ inline void store_pieces(const PushWork& w, const PushRing& ring, int first, int step) {
+  const int tiles = w.sched.num_tiles();
+  int slot = 0, previous = -1;
+  std::uint32_t full_phase = 0;
+  for (PieceWalk store(w, first, step); store.tile < tiles;) {
+    std::uint64_t waited = 0;
+    if (!ptx::mbarrier_wait_bounded(&ring.full[slot], full_phase, ring.budget_ns, waited))
       device::record_wait_failure(w.wait, nullptr, store.tile, 0, 1, waited);
     std::int32_t coords[2];
     store.coords(w, coords);
     for (int i = 0; i < w.targets.peer_count; ++i)
       cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &w.maps.peers[i],
-                                      coords, slots + store_slot * piece_bytes);
+                                      coords, ring.slots + slot * ring.piece_bytes);
     cuda::ptx::cp_async_bulk_commit_group();  // one group per piece
+    if (previous >= 0) {
+      cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
+      ptx::mbarrier_arrive(&ring.empty[previous]);
+    }
+    previous = slot;
     const int tile = store.tile;
     store.advance(w);
-    ++stored;
-    if (++store_slot == ring) {
-      store_slot = 0;
-      store_phase ^= 1u;
+    if (++slot == ring.size) {
+      slot = 0;
+      full_phase ^= 1u;
     }
     if (w.trace.push && store.tile != tile) {
       TraceSpan& span = w.trace.push[tile * kTraceLanes];
@@ -178,6 +177,32 @@ __device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int sme
   // landed, and be ordered before the generic proxy's release that follows.
   cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});
   cuda::ptx::fence_proxy_async(cuda::ptx::space_global);
+}
+
+// Tiles first, first + step, ... of the shard, each waited for (while the GEMM still
+// runs) and copied to every target through `smem` (`smem_bytes`, enough for
+// kPushMinSlots pieces: push_piece_rows chose the pieces for it). Every thread of the
+// block calls it (at least kPushThreads); thread 0 loads, the first thread of the second
+// warp stores: one thread doing both issued ~270 instructions per piece at one per 6.5
+// cycles, and that, not the TMA, bounded its copy (ncu, bench/results/all-scatter/2026-12-04-push-walk).
+inline constexpr int kPushThreads = 64;
+__device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int smem_bytes, int first,
+                                  int step) {
+  const std::uint32_t misaligned = ptx::smem_addr(smem) % kPushSmemAlign;
+  PushRing ring;
+  ring.slots = smem + (misaligned ? kPushSmemAlign - misaligned : 0);
+  ring.piece_bytes = w.maps.piece_rows * w.blk_n * w.targets.elem_bytes;  // a whole box, also where clipped
+  ring.size = push_slots(ring.piece_bytes, smem_bytes);
+  ring.full = reinterpret_cast<std::uint64_t*>(ring.slots + ring.size * ring.piece_bytes);
+  ring.empty = ring.full + ring.size;
+  ring.budget_ns = 2 * w.wait.budget_ns;
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < 2 * ring.size; ++i) cuda::ptx::mbarrier_init(&ring.full[i], 1);
+    cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) load_pieces(w, ring, first, step);
+  if (threadIdx.x == 32) store_pieces(w, ring, first, step);
 }
 
 }  // namespace symm::ops::detail

@@ -7,7 +7,7 @@
 namespace symm::ops::detail {
 namespace {
 
-constexpr int kScatterThreads = 32;  // one warp, of which push_tiles uses one thread
+constexpr int kScatterThreads = kPushThreads;  // push_tiles' loader and storer, a warp each
 
 __global__ void __launch_bounds__(kScatterThreads) scatter_kernel(const __grid_constant__ PushWork work) {
   extern __shared__ std::uint8_t staging[];
