@@ -19,9 +19,10 @@ constexpr int kDefaultCommSms = 8;  // producer_consumer: Iris's scatter blocks 
 
 // What the copy blocks' default count is sized by (one H200, the one-GPU proxy,
 // docs/gemm-all-scatter.md): a block copying C while the GEMM runs moved about 12 GB/s
-// (4 comm blocks, 58.7 MB in 1.19 ms, 16-byte vectors; with TMA pieces, model rates of
-// 18-32 GB/s, i.e. fewer blocks, all ran slower), and an SM computes about 5.3 TFLOP/s of
-// 16-bit GEMM (700 TFLOP/s over 132 SMs).
+// (4 comm blocks, 58.7 MB in 1.19 ms, 16-byte vectors; with the two-warp TMA push, which
+// moves 40 GB/s per block once the GEMM is done, model rates of 16-32 GB/s, i.e. fewer
+// blocks, all ran no faster), and an SM computes about 5.3 TFLOP/s of 16-bit GEMM
+// (700 TFLOP/s over 132 SMs).
 constexpr double kCopyBytesPerSecondPerBlock = 12e9;
 constexpr double kGemmFlopsPerSecondPerSm = 5.3e12;
 
