@@ -271,7 +271,8 @@ std::string GemmAllScatter::failure_report() const {
   const volatile WaitFailureRecord* r = static_cast<const volatile WaitFailureRecord*>(s.record.host());
   if (r->claimed == 2 && r->flag_offset == WaitFailureRecord::kNoFlag)
     report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out after {} ms (SYMM_WAIT_TIMEOUT_MS) "
-                         "waiting for its TMA loads of tile {} into shared memory",
+                         "waiting for its TMA copies of tile {} through shared memory (a load that never "
+                         "landed, or stores that never read their slot)",
                          r->rank, r->block, r->waited_ns / 1'000'000, r->tile);
   else if (r->claimed == 2)
     report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out waiting for tile {} after {} ms "

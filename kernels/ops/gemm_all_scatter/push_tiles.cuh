@@ -197,7 +197,7 @@ __device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int sme
   ring.empty = ring.full + ring.size;
   ring.budget_ns = 2 * w.wait.budget_ns;
   if (threadIdx.x == 0) {
-    for (int i = 0; i < 2 * ring.size; ++i) cuda::ptx::mbarrier_init(&ring.full[i], 1);
+    for (int i = 0; i < 2 * ring.size; ++i) cuda::ptx::mbarrier_init(&ring.full[i], 1);  // full, then empty
     cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
   }
   __syncthreads();
