@@ -6,7 +6,8 @@
 namespace symm {
 
 struct WaitFailureRecord {
-  // flag_offset of a wait for this block's own TMA loads (push_tiles.cuh), not for a flag.
+  // flag_offset of a wait for this block's own TMA copies through shared memory (the push
+  // role's slots, kernels/ops/gemm_all_scatter/push_tiles.cuh), not for a flag.
   static constexpr std::uint64_t kNoFlag = ~std::uint64_t(0);
   unsigned int claimed;       // 0: free, 1: being written, 2: complete
   int rank;

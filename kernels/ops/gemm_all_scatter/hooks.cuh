@@ -7,6 +7,7 @@
 #include "params.hpp"
 #include "symm/device/ptx/gemm_mbarrier.cuh"
 #include "symm/gemm/epilogue_hook.cuh"
+#include "tile_flags.cuh"
 #include "trace.cuh"
 
 namespace symm::ops::detail {
@@ -41,12 +42,9 @@ struct TileFlagHook : TracePoints {
 
   __device__ void after_tile(const gemm::TileInfo& info) const {
     if (info.thread != 0) return;
-    const std::uint64_t epoch =
-        cuda::atomic_ref<const std::uint64_t, cuda::thread_scope_device>(*tile_flags.epoch)
-            .load(cuda::memory_order_relaxed) + 1;
     cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(
         tile_flags.flags[info.tile * gemm::kConsumers + info.warpgroup])
-        .store(epoch, cuda::memory_order_release);
+        .store(this_launch_epoch(tile_flags), cuda::memory_order_release);
   }
   __device__ void push_chunk(bool, const std::int32_t (&)[2], const void*) const {}
 };

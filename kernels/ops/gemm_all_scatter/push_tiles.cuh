@@ -14,6 +14,7 @@
 #include "symm/device/ptx/gemm_mbarrier.cuh"
 #include "symm/device/wait_record.cuh"
 #include "symm/gemm/config.hpp"
+#include "tile_flags.cuh"
 #include "trace.cuh"
 
 namespace symm::ops::detail {
@@ -99,10 +100,7 @@ struct PushRing {
 // The loader: waits for each tile's flags (bounded), then loads its pieces into free slots.
 __device__ inline void load_pieces(const PushWork& w, const PushRing& ring, int first, int step) {
   const bool wait = w.tile_flags.flags != nullptr;
-  const std::uint64_t epoch =
-      wait ? cuda::atomic_ref<const std::uint64_t, cuda::thread_scope_device>(*w.tile_flags.epoch)
-                     .load(cuda::memory_order_relaxed) + 1
-           : 0;
+  const std::uint64_t epoch = wait ? this_launch_epoch(w.tile_flags) : 0;
   const int tiles = w.sched.num_tiles();
   int acquired_until = first;  // this block's tiles below it are published and acquired
   int slot = 0;
