@@ -21,11 +21,12 @@
 namespace symm::examples::gemm_all_scatter {
 namespace {
 
-// Tracks: GEMM warpgroups first (block-major), comm blocks after them.
+// Tracks: GEMM warpgroups first (block-major), then each copier's pushes (comm and
+// scatter blocks, and GEMM blocks once their tiles are done).
 int track_of(const ops::TileEvent& e) { return e.lane < 0 ? 1'000'000 + e.block : 2 * e.block + e.lane; }
 
 std::string track_name(const ops::TileEvent& e) {
-  return e.lane < 0 ? fmt::format("comm block {}", e.block)
+  return e.lane < 0 ? fmt::format("block {} pushes", e.block)
                     : fmt::format("block {} warpgroup {}", e.block, e.lane);
 }
 

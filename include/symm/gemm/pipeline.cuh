@@ -52,6 +52,23 @@ struct alignas(1024) GemmSmem {
     cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
   }
 
+  // After the block's last unit, before its shared memory is put to another use (the
+  // fused kernels' push role): every thread is past its last use of the stages, staging
+  // tiles and barriers (the epilogue's drain has waited for its stores' reads), and the
+  // barriers are invalidated. Blocks of a cluster cannot: the others use their memory.
+  __device__ void retire() {
+    static_assert(!Cfg::CLUSTERED, "a cluster's blocks write into each other's shared memory until all are done");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < Cfg::STAGES; ++s) {
+        ptx::mbarrier_inval(&full[s]);
+        ptx::mbarrier_inval(&empty[s]);
+      }
+      for (int w = 0; w < Cfg::CONSUMERS; ++w) ptx::mbarrier_inval(&turn[w]);
+    }
+    __syncthreads();
+  }
+
   // A consumer warpgroup is done reading `stage`: hand it back to every producer that
   // writes into it.
   __device__ void release(int stage) {

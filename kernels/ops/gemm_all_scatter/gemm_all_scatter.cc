@@ -41,6 +41,7 @@ struct GemmAllScatter::State {
   // The GEMM blocks' own bounded waits (a ring stage, gemm/wait_record.hpp).
   MappedHostBuffer gemm_record{sizeof(gemm::GemmWaitRecord), "GEMM wait record"};
   DeviceBuffer split_workspace;  // fused plans that split tiles: counters, then fp32 partials
+  DeviceBuffer tile_claims;      // the push role's: claims taken, copiers retired (params.hpp)
   std::unique_ptr<gemm::Gemm> gemm;  // bulk_synchronous
   struct SideStream {  // producer_consumer: the scatter kernel's stream, forked and joined
     OwnedStream stream;
@@ -93,6 +94,15 @@ GemmAllScatter::GemmAllScatter(Runtime& rt, const AllScatterShape& shape, GemmAl
   f.gemm_blocks = plan.gemm_sms;
   f.grid = plan.gemm_sms + (plan.variant == ScatterVariant::wg_specialization ? plan.comm_sms : 0);
   f.check_residency = f.grid > f.gemm_blocks;
+  if (has_push_role(plan.variant)) {
+    // Copiers: the scatter kernel's blocks after a plain GEMM; with tile flags, the GEMM
+    // blocks too (once their tiles are done), and the comm blocks or scatter blocks.
+    s.tile_claims = DeviceBuffer(2 * sizeof(unsigned), "gemm_all_scatter tile claims");
+    symm::detail::memset_on_device(s.tile_claims.get(), 0, 2 * sizeof(unsigned), nullptr);
+    auto* counters = static_cast<unsigned*>(s.tile_claims.get());
+    const int copiers = plan.variant == ScatterVariant::bulk_synchronous ? plan.comm_sms : plan.gemm_sms + plan.comm_sms;
+    f.push.claims = {counters, counters + 1, copiers};
+  }
   if (const gemm::WorkspaceLayout layout = gemm::workspace_layout(plan.gemm);
       plan.variant != ScatterVariant::bulk_synchronous && layout.total() > 0) {
     // Counters start at zero; each tile's finishing unit resets its own for the next run.
@@ -239,12 +249,12 @@ void GemmAllScatter::enqueue(const void* a, const void* b_shard, void* c, cudaSt
       // (the last barrier's epoch included), and the caller's stream resumes after both.
       order_after(s.side->stream.get(), stream, s.side->fork.get());
       detail::launch_fused(s.shape.dtype, s.shape.b_layout, f, stream);
-      detail::launch_scatter(f.push, s.plan.comm_sms, s.side->stream.get());
+      detail::launch_scatter(f.push, s.plan.comm_sms, s.plan.gemm_sms, s.side->stream.get());
       order_after(stream, s.side->stream.get(), s.side->join.get());
       break;
     case ScatterVariant::bulk_synchronous:
       s.gemm->run(s.shard, s.plan.gemm, stream);
-      detail::launch_scatter(f.push, s.rt.sm_count(), stream);  // one per SM (kScatterSmemBytes)
+      detail::launch_scatter(f.push, s.plan.comm_sms, 0, stream);  // one per SM (kScatterSmemBytes)
       break;
   }
   s.barrier.wait(stream, s.trace ? s.trace->device().barrier_exit : nullptr);
@@ -271,8 +281,8 @@ std::string GemmAllScatter::failure_report() const {
   const volatile WaitFailureRecord* r = static_cast<const volatile WaitFailureRecord*>(s.record.host());
   if (r->claimed == 2 && r->flag_offset == WaitFailureRecord::kNoFlag)
     report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out after {} ms (SYMM_WAIT_TIMEOUT_MS) "
-                         "waiting for its TMA copies of tile {} through shared memory (a load that never "
-                         "landed, or stores that never read their slot)",
+                         "waiting for its TMA copies through shared memory at tile {} (a load that never "
+                         "landed, or stores that never read their slot; tile -1: its first piece)",
                          r->rank, r->block, r->waited_ns / 1'000'000, r->tile);
   else if (r->claimed == 2)
     report = fmt::format("symm gemm_all_scatter: rank {} block {} timed out waiting for tile {} after {} ms "

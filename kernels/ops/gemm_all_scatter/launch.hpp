@@ -29,7 +29,8 @@ void launch_fused(gemm::DType dtype, gemm::BLayout layout, const FusedLaunch& la
                   cudaStream_t stream);
 
 // The scatter kernel (producer_consumer, bulk_synchronous): `blocks` blocks push the
-// tiles of `work`, waiting for their flags when work.tile_flags.flags is set. Each stages
+// tiles of `work`, waiting for their flags when work.tile_flags.flags is set; in traces
+// they are copiers first_copier, first_copier + 1, ... (after the GEMM blocks). Each stages
 // its copies through kScatterSmemBytes of shared memory (six pieces: one block per SM),
 // which configure_scatter_kernel allows it once per op, on the op's GPU.
 inline constexpr int kScatterSmemBytes = push_smem_bytes(6, kPushPieceBytes);
@@ -37,7 +38,7 @@ inline constexpr int kScatterSmemBytes = push_smem_bytes(6, kPushPieceBytes);
 // tiling covers it).
 inline constexpr int kBulkTileM = 128, kBulkTileN = 256;
 void configure_scatter_kernel();
-void launch_scatter(const PushWork& work, int blocks, cudaStream_t stream);
+void launch_scatter(const PushWork& work, int blocks, int first_copier, cudaStream_t stream);
 
 // The stream barrier's kernel (stream_barrier.cu).
 // exit_time (nullable): where the kernel writes the global timer when it lets this rank go.

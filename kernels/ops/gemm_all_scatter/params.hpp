@@ -59,11 +59,16 @@ struct TileTrace {
 inline constexpr int kPushPieceBytes = 32 * 1024;
 inline constexpr int kPushMinSlots = 4, kPushMaxSlots = 8;
 inline constexpr int kPushSmemAlign = 128;  // TMA boxes without swizzle: 128-byte aligned
-// Shared memory for `slots` slots of `piece_bytes`: alignment slack, the slots, two
-// mbarriers each (full, empty); and how many slots `smem_bytes` hold.
-constexpr int push_smem_bytes(int slots, int piece_bytes) { return kPushSmemAlign + slots * (piece_bytes + 16); }
+// Per slot besides its piece: two mbarriers (full, empty) and the piece's ticket (where it
+// goes: push_tiles.cuh PieceTicket).
+inline constexpr int kPushSlotExtraBytes = 2 * 8 + 16;
+// Shared memory for `slots` slots of `piece_bytes`: alignment slack, the slots, their
+// barriers and tickets; and how many slots `smem_bytes` hold.
+constexpr int push_smem_bytes(int slots, int piece_bytes) {
+  return kPushSmemAlign + slots * (piece_bytes + kPushSlotExtraBytes);
+}
 constexpr int push_slots(int piece_bytes, int smem_bytes) {
-  const int slots = (smem_bytes - kPushSmemAlign) / (piece_bytes + 16);
+  const int slots = (smem_bytes - kPushSmemAlign) / (piece_bytes + kPushSlotExtraBytes);
   return slots < kPushMaxSlots ? slots : kPushMaxSlots;
 }
 // Rows per piece of a tile blk_m x blk_n (elem_bytes each) staged through smem_bytes: the
@@ -89,13 +94,26 @@ struct PushMaps {
   int piece_rows = 0;
 };
 
-// The blocks that push tiles (comm role, scatter kernel): which tiles, and whether they
-// wait for flags (not after a finished GEMM).
+// The blocks that push tiles (the copiers: comm blocks, scatter blocks, and GEMM blocks
+// once their own tiles are done) take them one at a time, in the GEMM's order, from one
+// counter: a copier with nothing left to compute joins the push wherever it stands, so the
+// last tiles are not left to the few comm blocks. Each copier's last claim finds the
+// tiles gone; the last copier to retire sets both counters back to zero for the next
+// launch (the kernel boundary orders it before that launch's claims).
+struct TileClaims {
+  unsigned* next = nullptr;     // device memory, zero before a launch: claims taken
+  unsigned* retired = nullptr;  // copiers that have claimed their last tile
+  int copiers = 0;              // every block that runs push_tiles in a launch
+};
+
+// The copiers' work: which tiles, and whether they wait for flags (not after a finished
+// GEMM).
 struct PushWork {
   ShardTargets targets;
   PushMaps maps;
   gemm::TileScheduler sched;
   int blk_m = 0, blk_n = 0;
+  TileClaims claims;
   TileFlags tile_flags;      // flags == nullptr: the tiles are already complete
   WaitSite wait;
   TileTrace trace;           // also read by the GEMM blocks' hooks

@@ -1,10 +1,11 @@
 #pragma once
 // The push role of wg_specialization's comm blocks and of the scatter kernel
-// (producer_consumer, bulk_synchronous): a block walks its tiles in the order the GEMM
-// finishes them and moves each through shared memory with the TMA, in pieces of the tile's
-// width (params.hpp PushMaps). One thread loads pieces of the local C into a ring of slots
-// as their tiles are published; a thread of another warp stores each landed piece to every
-// peer and frees its slot once the stores have read it.
+// (producer_consumer, bulk_synchronous), which the GEMM blocks of the flag variants join
+// once their own tiles are done: a block claims tiles in the order the GEMM finishes them
+// (params.hpp TileClaims) and moves each through shared memory with the TMA, in pieces of
+// the tile's width (params.hpp PushMaps). One thread loads pieces of the local C into a
+// ring of slots as their tiles are published; a thread of another warp stores each landed
+// piece to every peer and frees its slot once the stores have read it.
 #include <cuda/atomic>
 #include <cuda/ptx>
 
@@ -32,123 +33,126 @@ __device__ inline TileRegion tile_region(const PushWork& w, int tile) {
   return {row0, rows > 0 ? rows : 0, col0, cols > 0 ? cols : 0};
 }
 
-// A walk through the pieces of a block's tiles first, first + step, ...: the loader and
-// the storer each have one. A tile's region and piece count are worked out once, on
-// entering it: a thread issues an instruction every ~6.5 cycles, and the instructions of
-// the push, not the TMA, bounded its copy when they were worked out per piece (ncu).
-struct PieceWalk {
-  int tile, step, piece = 0, pieces = 0;
-  TileRegion r{};
-  __device__ PieceWalk(const PushWork& w, int first, int step_) : tile(first), step(step_) { enter(w); }
-  __device__ void enter(const PushWork& w) {
-    if (tile >= w.sched.num_tiles()) return;
-    r = tile_region(w, tile);
-    pieces = (r.rows + w.maps.piece_rows - 1) / w.maps.piece_rows;
-  }
-  __device__ void advance(const PushWork& w) {
-    if (++piece < pieces) return;
-    tile += step;
-    piece = 0;
-    enter(w);
-  }
-  __device__ void coords(const PushWork& w, std::int32_t (&c)[2]) const {
-    c[0] = r.col0;
-    c[1] = r.row0 + piece * w.maps.piece_rows;
-  }
-};
-
-// How many of the tiles tile, tile + step, ... (at most kPushAcquireBatch, below `tiles`)
-// every consumer warpgroup has published in this launch, counted from the first: relaxed
-// polls, all issued before any is compared, so that they cost one round trip. The
-// caller's one acquire fence then covers every tile counted.
-inline constexpr int kPushAcquireBatch = 4;
-__device__ inline int tiles_published(const TileFlags& f, int tile, int step, int tiles, std::uint64_t epoch) {
-  std::uint64_t seen[kPushAcquireBatch][gemm::kConsumers];
-#pragma unroll
-  for (int i = 0; i < kPushAcquireBatch; ++i)
-#pragma unroll
-    for (int g = 0; g < gemm::kConsumers; ++g)
-      seen[i][g] = tile + i * step < tiles
-                       ? cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(
-                             f.flags[(tile + i * step) * gemm::kConsumers + g])
-                             .load(cuda::memory_order_relaxed)
-                       : 0;
-  int n = 0;
-#pragma unroll
-  for (int i = 0; i < kPushAcquireBatch; ++i) {
-    bool all = n == i;
-#pragma unroll
-    for (int g = 0; g < gemm::kConsumers; ++g) all = all && seen[i][g] >= epoch;
-    n += all ? 1 : 0;
-  }
-  return n;
+// The next tile for this copier (relaxed: the tile's flags order its data).
+__device__ inline int claim_tile(const TileClaims& c) {
+  return int(cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*c.next).fetch_add(1u, cuda::memory_order_relaxed));
 }
 
+// After this copier's last claim. acq_rel: the copier that retires last has seen every
+// other copier's claims happen before its reset, so no claim of this launch lands after it.
+__device__ inline void retire_claims(const TileClaims& c) {
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device> retired(*c.retired);
+  if (retired.fetch_add(1u, cuda::memory_order_acq_rel) + 1 == unsigned(c.copiers)) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*c.next).store(0u, cuda::memory_order_relaxed);
+    retired.store(0u, cuda::memory_order_relaxed);
+  }
+}
+
+// Whether every consumer warpgroup has published `tile` in this launch: relaxed polls,
+// all issued before any is compared (one round trip), then one acquire fence for all.
+// Not yet: bounded waits on each flag (they end the kernel with a diagnostic).
+__device__ inline void wait_for_tile(const PushWork& w, int tile, std::uint64_t epoch) {
+  std::uint64_t seen[gemm::kConsumers];
+#pragma unroll
+  for (int g = 0; g < gemm::kConsumers; ++g)
+    seen[g] = cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(w.tile_flags.flags[tile * gemm::kConsumers + g])
+                  .load(cuda::memory_order_relaxed);
+  bool all = true;
+#pragma unroll
+  for (int g = 0; g < gemm::kConsumers; ++g) all = all && seen[g] >= epoch;
+  if (all) {
+    device::fence<cuda::memory_order_acquire, cuda::thread_scope_device>();
+  } else {
+    for (int g = 0; g < gemm::kConsumers; ++g)
+      device::wait_at_least_recorded<cuda::thread_scope_device>(
+          w.wait, &w.tile_flags.flags[tile * gemm::kConsumers + g], epoch, tile);
+  }
+  cuda::ptx::fence_proxy_async(cuda::ptx::space_global);  // the acquire, for the TMA's reads
+}
+
+// What the loader tells the storer about the piece in a slot: where it goes (TMA
+// coordinates: column, row), its tile, and whether it is the tile's last; tile < 0: no
+// more pieces.
+struct PieceTicket {
+  std::int32_t col, row, tile, last;
+};
+
 // The ring of shared-memory slots between the two threads: `full` completes when a
-// slot's load has landed, `empty` when the stores from it have read it. A slot's k-th
-// use waits for phase k of full (the storer) and k - 1 of empty (the loader).
+// slot's load has landed (or its end ticket is written), `empty` when the stores from it
+// have read it. A slot's k-th use waits for phase k of full (the storer) and k - 1 of
+// empty (the loader).
 struct PushRing {
   std::uint8_t* slots;
   std::uint64_t* full;
   std::uint64_t* empty;
+  PieceTicket* tickets;
   int size, piece_bytes;
+  int copier;  // the block's id in tile traces (GEMM and scatter blocks of a launch differ)
   // Budget of a slot wait: twice the flag waits', so that a GEMM that never publishes a
   // tile is reported by the loader's flag wait, not as a slot that never filled.
   std::uint64_t budget_ns;
 };
 
-// The loader: waits for each tile's flags (bounded), then loads its pieces into free slots.
-__device__ inline void load_pieces(const PushWork& w, const PushRing& ring, int first, int step) {
+// The loader: claims tiles, waits for each one's flags (bounded), loads its pieces into
+// free slots with a ticket each, and ends with an end ticket. The next claim is in flight
+// while a tile is waited for and loaded.
+__device__ inline void load_pieces(const PushWork& w, const PushRing& ring, int tile) {
   const bool wait = w.tile_flags.flags != nullptr;
   const std::uint64_t epoch = wait ? this_launch_epoch(w.tile_flags) : 0;
   const int tiles = w.sched.num_tiles();
-  int acquired_until = first;  // this block's tiles below it are published and acquired
   int slot = 0;
   std::uint32_t empty_phase = 0;  // of the next wait for `slot`, from the second lap on
   bool lapped = false;
-  for (PieceWalk load(w, first, step); load.tile < tiles; load.advance(w)) {
-    if (load.piece == 0 && wait && load.tile >= acquired_until) {
-      int ready = tiles_published(w.tile_flags, load.tile, step, tiles, epoch);
-      if (ready == 0) {
-        for (int g = 0; g < gemm::kConsumers; ++g)
-          device::wait_at_least_recorded<cuda::thread_scope_device>(
-              w.wait, &w.tile_flags.flags[load.tile * gemm::kConsumers + g], epoch, load.tile);
-        ready = 1;
-      } else {
-        device::fence<cuda::memory_order_acquire, cuda::thread_scope_device>();
-      }
-      acquired_until = load.tile + ready * step;
-      cuda::ptx::fence_proxy_async(cuda::ptx::space_global);  // the acquire, for the TMA's reads
-    }
-    if (load.piece == 0 && w.trace.push) w.trace.push[load.tile * kTraceLanes].begin = trace_clock();
+  // The next free slot, for a piece of `tile` (its wait is bounded and diagnosed).
+  const auto take_slot = [&](int for_tile) {
     std::uint64_t waited = 0;
     if (lapped && !ptx::mbarrier_wait_bounded(&ring.empty[slot], empty_phase, ring.budget_ns, waited))
-      device::record_wait_failure(w.wait, nullptr, load.tile, 0, 1, waited);
-    std::int32_t coords[2];
-    load.coords(w, coords);
-    ptx::mbarrier_arrive_expect_tx(&ring.full[slot], std::uint32_t(ring.piece_bytes));
-    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global,
-                                    ring.slots + slot * ring.piece_bytes, &w.maps.local, coords, &ring.full[slot]);
+      device::record_wait_failure(w.wait, nullptr, for_tile, 0, 1, waited);
+  };
+  const auto next_slot = [&] {
     if (++slot == ring.size) {
       slot = 0;
       empty_phase ^= lapped ? 1u : 0u;
       lapped = true;
     }
+  };
+  while (tile < tiles) {
+    const int next = claim_tile(w.claims);
+    if (wait) wait_for_tile(w, tile, epoch);
+    if (w.trace.push) w.trace.push[tile * kTraceLanes].begin = trace_clock();
+    const TileRegion r = tile_region(w, tile);
+    const int pieces = (r.rows + w.maps.piece_rows - 1) / w.maps.piece_rows;
+    for (int piece = 0; piece < pieces; ++piece) {
+      take_slot(tile);
+      const std::int32_t coords[2] = {r.col0, r.row0 + piece * w.maps.piece_rows};
+      ring.tickets[slot] = {coords[0], coords[1], tile, piece == pieces - 1};
+      ptx::mbarrier_arrive_expect_tx(&ring.full[slot], std::uint32_t(ring.piece_bytes));
+      cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global,
+                                      ring.slots + slot * ring.piece_bytes, &w.maps.local, coords, &ring.full[slot]);
+      next_slot();
+    }
+    tile = next;
   }
+  retire_claims(w.claims);
+  take_slot(tiles);
+  ring.tickets[slot] = {0, 0, -1, 1};
+  ptx::mbarrier_arrive(&ring.full[slot]);
 }
 
 // The storer: stores each landed piece to every target and frees the slot of the piece
 // before it once those stores have read it (the newest store group may still read).
-__device__ inline void store_pieces(const PushWork& w, const PushRing& ring, int first, int step) {
-  const int tiles = w.sched.num_tiles();
+__device__ inline void store_pieces(const PushWork& w, const PushRing& ring) {
   int slot = 0, previous = -1;
+  int tile = -1;  // of the last piece stored: a failed wait is for its next piece
   std::uint32_t full_phase = 0;
-  for (PieceWalk store(w, first, step); store.tile < tiles;) {
+  for (;;) {
     std::uint64_t waited = 0;
     if (!ptx::mbarrier_wait_bounded(&ring.full[slot], full_phase, ring.budget_ns, waited))
-      device::record_wait_failure(w.wait, nullptr, store.tile, 0, 1, waited);
-    std::int32_t coords[2];
-    store.coords(w, coords);
+      device::record_wait_failure(w.wait, nullptr, tile, 0, 1, waited);
+    const PieceTicket ticket = ring.tickets[slot];
+    if (ticket.tile < 0) break;
+    tile = ticket.tile;
+    const std::int32_t coords[2] = {ticket.col, ticket.row};
     for (int i = 0; i < w.targets.peer_count; ++i)
       cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &w.maps.peers[i],
                                       coords, ring.slots + slot * ring.piece_bytes);
@@ -158,16 +162,14 @@ __device__ inline void store_pieces(const PushWork& w, const PushRing& ring, int
       ptx::mbarrier_arrive(&ring.empty[previous]);
     }
     previous = slot;
-    const int tile = store.tile;
-    store.advance(w);
     if (++slot == ring.size) {
       slot = 0;
       full_phase ^= 1u;
     }
-    if (w.trace.push && store.tile != tile) {
-      TraceSpan& span = w.trace.push[tile * kTraceLanes];
+    if (w.trace.push && ticket.last) {
+      TraceSpan& span = w.trace.push[ticket.tile * kTraceLanes];
       span.end = trace_clock();
-      span.block = int(blockIdx.x);
+      span.block = ring.copier;
       span.lane = -1;
     }
   }
@@ -177,15 +179,19 @@ __device__ inline void store_pieces(const PushWork& w, const PushRing& ring, int
   cuda::ptx::fence_proxy_async(cuda::ptx::space_global);
 }
 
-// Tiles first, first + step, ... of the shard, each waited for (while the GEMM still
-// runs) and copied to every target through `smem` (`smem_bytes`, enough for
+// This block, a copier, claims tiles until none is left, waits for each (while the GEMM
+// still runs) and copies it to every target through `smem` (`smem_bytes`, enough for
 // kPushMinSlots pieces: push_piece_rows chose the pieces for it). Every thread of the
-// block calls it (at least kPushThreads); thread 0 loads, the first thread of the second
-// warp stores: one thread doing both issued ~270 instructions per piece at one per 6.5
-// cycles, and that, not the TMA, bounded its copy (ncu, bench/results/all-scatter/2026-12-04-push-walk).
+// block calls it; thread `first_thread` loads and the first thread of the warp after it
+// stores: one thread doing both issued ~270 instructions per piece at one per 6.5 cycles,
+// and that, not the TMA, bounded its copy (ncu, bench/results/all-scatter/2026-12-04-push-walk).
+// `copier`: the block's id in tile traces.
 inline constexpr int kPushThreads = 64;
-__device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int smem_bytes, int first,
-                                  int step) {
+__device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int smem_bytes, int first_thread,
+                                  int copier) {
+  const int loader = first_thread, storer = first_thread + 32;
+  // The first claim, in flight while the ring is set up.
+  const int first = int(threadIdx.x) == loader ? claim_tile(w.claims) : 0;
   const std::uint32_t misaligned = ptx::smem_addr(smem) % kPushSmemAlign;
   PushRing ring;
   ring.slots = smem + (misaligned ? kPushSmemAlign - misaligned : 0);
@@ -193,14 +199,16 @@ __device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int sme
   ring.size = push_slots(ring.piece_bytes, smem_bytes);
   ring.full = reinterpret_cast<std::uint64_t*>(ring.slots + ring.size * ring.piece_bytes);
   ring.empty = ring.full + ring.size;
+  ring.tickets = reinterpret_cast<PieceTicket*>(ring.empty + ring.size);
+  ring.copier = copier;
   ring.budget_ns = 2 * w.wait.budget_ns;
-  if (threadIdx.x == 0) {
+  if (int(threadIdx.x) == loader) {
     for (int i = 0; i < 2 * ring.size; ++i) cuda::ptx::mbarrier_init(&ring.full[i], 1);  // full, then empty
     cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
   }
   __syncthreads();
-  if (threadIdx.x == 0) load_pieces(w, ring, first, step);
-  if (threadIdx.x == 32) store_pieces(w, ring, first, step);
+  if (int(threadIdx.x) == loader) load_pieces(w, ring, first);
+  if (int(threadIdx.x) == storer) store_pieces(w, ring);
 }
 
 }  // namespace symm::ops::detail

@@ -1,5 +1,5 @@
 // --trace_tiles' file: Chrome trace events that Perfetto opens, one process per rank, one
-// track per warpgroup or comm block, every rank's time zero at its barrier exit.
+// track per warpgroup or copier, every rank's time zero at its barrier exit.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -41,7 +41,7 @@ TEST(TileTraceFile, EventsBecomeCompleteEventsAlignedAtTheEarliest) {
   EXPECT_DOUBLE_EQ(earliest, 0.0);
   EXPECT_EQ(processes, (std::set<std::string>{"rank 0", "rank 1"}));
   EXPECT_TRUE(threads.count("block 0 warpgroup 1"));
-  EXPECT_TRUE(threads.count("comm block 5"));
+  EXPECT_TRUE(threads.count("block 5 pushes"));
 }
 
 TEST(TileTraceFile, PathsSitBesideTheResults) {

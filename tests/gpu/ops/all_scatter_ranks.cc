@@ -179,7 +179,7 @@ bool tile_inside(const ops::AllScatterPlan& plan, std::int64_t m, std::int64_t n
          std::int64_t(gemm::cluster_tile(unit_n, c.cluster_n, seat.n)) * c.blk_n < n_shard;
 }
 
-int traced_run_covers_every_tile(Runtime& rt, ops::ScatterVariant variant, std::optional<gemm::KernelConfig> config) {
+int traced_run_covers_every_tile(Runtime& rt, ops::GemmAllScatterOptions o, bool gemm_blocks_push) {
   Failures failures("tile trace");
   cudaStream_t stream = nullptr;
   SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -190,9 +190,7 @@ int traced_run_covers_every_tile(Runtime& rt, ops::ScatterVariant variant, std::
     auto a = randn<bf16>(rt.heap(), {s.m, s.k}, 1, stream);
     auto b = randn<bf16>(rt.heap(), {s.k, s.n / rt.world()}, 2, stream);
     auto c = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
-    ops::GemmAllScatterOptions o;
-    o.variant = variant;
-    o.config = config;
+    const ops::ScatterVariant variant = o.variant.value_or(ops::ScatterVariant::tma_push);
     o.trace_tiles = true;
     ops::GemmAllScatter op(rt, s, o);
     for (int run = 0; run < 2; ++run) op.run(a.data, b.data, c.data, stream);  // the second is read
@@ -201,13 +199,14 @@ int traced_run_covers_every_tile(Runtime& rt, ops::ScatterVariant variant, std::
     const bool bulk = variant == ops::ScatterVariant::bulk_synchronous;  // the library GEMM: no hooks
     const int tiles = op.plan().tiles;
     std::vector<int> computed(tiles, 0), pushed(std::max(tiles, 4096), 0);
-    int drains = 0;
+    int drains = 0, pushed_by_gemm_blocks = 0;
     for (const ops::TileEvent& e : events) {
       failures.check(e.begin_us <= e.end_us && e.end_us <= 0.0 && e.begin_us > -1e6,
                      fmt::format("{} tile {} block {}: span [{}, {}] us", ops::to_string(e.kind), e.tile,
                                  e.block, e.begin_us, e.end_us));
       if (e.kind == ops::TileEvent::Kind::compute && e.tile < tiles) ++computed[e.tile];
       if (e.kind == ops::TileEvent::Kind::push && e.tile < int(pushed.size())) ++pushed[e.tile];
+      pushed_by_gemm_blocks += e.kind == ops::TileEvent::Kind::push && e.block < op.plan().gemm_sms;
       drains += e.kind == ops::TileEvent::Kind::drain;
     }
     const int consumers = op.plan().config.consumers();
@@ -224,6 +223,10 @@ int traced_run_covers_every_tile(Runtime& rt, ops::ScatterVariant variant, std::
     if (bulk) failures.check(std::count(pushed.begin(), pushed.end(), 1) > 0, "bulk_synchronous pushed no tile");
     failures.check((drains > 0) == (variant == ops::ScatterVariant::tma_push),
                    fmt::format("{} drain events", drains));
+    if (gemm_blocks_push)
+      failures.check(pushed_by_gemm_blocks > 0,
+                     fmt::format("no tile of {} pushed by the {} GEMM blocks (copy blocks: {})", tiles,
+                                 op.plan().gemm_sms, op.plan().comm_sms));
   }
   SYMM_CUDA_CHECK(cudaStreamDestroy(stream));
   return failures.exit_code();

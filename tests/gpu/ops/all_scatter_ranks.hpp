@@ -27,11 +27,11 @@ int comm_wait_times_out(Runtime& rt);
 // Rank 1 never joins the run: rank 0's stream barrier times out (and traps).
 int peer_never_arrives(Runtime& rt);
 
-// A traced run of `variant` (with `config`, or the plan's): every tile inside C computed
+// A traced run of options.variant (trace_tiles set here): every tile inside C computed
 // once per consumer warpgroup and a cluster's tiles past M or N never, pushed once where
-// blocks push (comm blocks, fused_sequential), spans ordered and ending before the barrier
-// let the rank go; tma_push warpgroups end with a drain.
-int traced_run_covers_every_tile(Runtime& rt, ops::ScatterVariant variant,
-                                 std::optional<gemm::KernelConfig> config = std::nullopt);
+// blocks push (copiers, fused_sequential), spans ordered and ending before the barrier let
+// the rank go; tma_push warpgroups end with a drain. `gemm_blocks_push`: some tiles must
+// have been pushed by GEMM blocks (copier ids below the plan's gemm_sms).
+int traced_run_covers_every_tile(Runtime& rt, ops::GemmAllScatterOptions options, bool gemm_blocks_push = false);
 
 }  // namespace symm::test

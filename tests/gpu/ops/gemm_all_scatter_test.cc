@@ -62,7 +62,9 @@ TEST_P(EveryVariant, TwoHundredGraphReplaysNeverReadAStaleFlag) {
 
 TEST_P(EveryVariant, ATracedRunRecordsEveryTileOnTwoRanks) {
   SYMM_REQUIRE_GPUS(1);
-  EXPECT_EQ(run_on_ranks(2, [](Runtime& rt) { return traced_run_covers_every_tile(rt, GetParam()); }), 0);
+  ops::GemmAllScatterOptions o;
+  o.variant = GetParam();
+  EXPECT_EQ(run_on_ranks(2, [&](Runtime& rt) { return traced_run_covers_every_tile(rt, o); }), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(GemmAllScatter, EveryVariant, ::testing::ValuesIn(ops::kScatterVariants),
@@ -188,8 +190,25 @@ INSTANTIATE_TEST_SUITE_P(GemmAllScatter, EveryPushOnlyConfig, ::testing::ValuesI
 TEST(GemmAllScatter, ATracedRunInClustersRecordsEveryTileInsideC) {
   SYMM_REQUIRE_GPUS(1);
   const gemm::KernelConfig config{144, 192, 64, 4, gemm::Schedule::swapped, 2, 1};
-  EXPECT_EQ(run_on_ranks(2, [&](Runtime& rt) { return traced_run_covers_every_tile(rt, ScatterVariant::tma_push, config); }),
-            0);
+  ops::GemmAllScatterOptions o;
+  o.variant = ScatterVariant::tma_push;
+  o.config = config;
+  EXPECT_EQ(run_on_ranks(2, [&](Runtime& rt) { return traced_run_covers_every_tile(rt, o); }), 0);
+}
+
+// One copy block beside 32 GEMM blocks: the GEMM is done long before one block could copy
+// every tile, so GEMM blocks must push tiles once their own are done; each tile once.
+TEST(GemmAllScatter, GemmBlocksJoinThePushOnceTheirTilesAreDone) {
+  SYMM_REQUIRE_GPUS(1);
+  for (ScatterVariant v : {ScatterVariant::wg_specialization, ScatterVariant::producer_consumer}) {
+    ops::GemmAllScatterOptions o;
+    o.variant = v;
+    o.gemm_sms = 32;
+    o.num_sms = 33;   // wg_specialization: one comm block
+    o.comm_sms = 1;   // producer_consumer: one scatter block
+    EXPECT_EQ(run_on_ranks(2, [&](Runtime& rt) { return traced_run_covers_every_tile(rt, o, true); }), 0)
+        << ops::to_string(v);
+  }
 }
 
 // The one-GPU proxy of the push path: a loopback buffer receives every tile too.

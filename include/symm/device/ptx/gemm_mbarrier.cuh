@@ -37,6 +37,11 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint64_t* bar, std:
       : "memory");
 }
 
+// Before a barrier's shared memory is used for anything else (PTX requires it).
+__device__ __forceinline__ void mbarrier_inval(std::uint64_t* bar) {
+  asm volatile("mbarrier.inval.shared::cta.b64 [%0];\n" ::"r"(smem_addr(bar)) : "memory");
+}
+
 // Spins until the phase with parity `parity` has completed. A freshly initialised barrier
 // counts as having completed the phase before phase 0, so waiting for parity 1 passes.
 // No bound of its own: for the consumer warpgroups, whose registers are too tight for a
