@@ -28,8 +28,10 @@ constexpr double kGemmFlopsPerSecondPerSm = 5.3e12;
 
 // Copy blocks (wg_specialization's comm blocks, producer_consumer's scatter kernel) that
 // push this rank's shard of C to every peer in about the time the other `sms - copy` SMs
-// take to compute it, from 1 to half the SMs. Where K is a few thousand, Iris's 4 of 132
-// copied C 2.4-5.8x slower than the GEMM made it; on its own long-K shards 2 would do.
+// take to compute it, from 1 to half the SMs: for peers on other GPUs, where what is left
+// when the GEMM ends moves at the link's rate, however many blocks join the push then.
+// Where K is a few thousand, Iris's 4 of 132 copied C 2.4-5.8x slower than the GEMM made
+// it; on its own long-K shards 2 would do.
 int copy_blocks_to_keep_pace(const AllScatterShape& s, int world, int peers, int sms) {
   const double shard_elems = double(s.m) * double(s.n / world);
   const double bytes = shard_elems * gemm::dtype_bytes(s.dtype) * peers;
@@ -38,6 +40,29 @@ int copy_blocks_to_keep_pace(const AllScatterShape& s, int world, int peers, int
   const double per_gemm_block = bytes * kGemmFlopsPerSecondPerSm / (flops * kCopyBytesPerSecondPerBlock);
   const int blocks = int(std::ceil(sms * per_gemm_block / (1.0 + per_gemm_block)));
   return std::clamp(blocks, 1, std::max(1, sms / 2));
+}
+
+// Copy blocks where the targets are loopback buffers in this GPU's memory, which the GEMM
+// reads and writes too: the GEMM blocks join the push once their tiles are done
+// (push_tiles.cuh) and copy what is left at that memory's rate, so copying during the
+// GEMM gains little and every SM it takes costs (one H200, 2000 x 4000 x 3000: 17 copy
+// blocks ran 1.37x of the GEMM alone, 4 ran 1.17x, 1 and 2 alike;
+// bench/results/all-scatter/2026-12-04-gemm-blocks-join). Of 1 to kMaxLoopbackCopyBlocks,
+// the count whose GEMM on the other SMs the GEMM's cost model predicts fastest, the most
+// where several tie (the GEMM's waves need no more SMs: they copy for free).
+constexpr int kMaxLoopbackCopyBlocks = 8;
+int loopback_copy_blocks(const gemm::GemmProblem& shard, gemm::GemmOptions go, const gemm::DeviceLimits& limits,
+                         int sms) {
+  int best = 1;
+  double best_cost = std::numeric_limits<double>::infinity();
+  for (int copy = 1; copy <= std::min(kMaxLoopbackCopyBlocks, sms / 2); ++copy) {
+    go.num_blocks = sms - copy;
+    const gemm::Plan p = gemm::make_plan(shard, go, limits);
+    const double cost = gemm::predicted_cost(p.config, p.sched, p.num_blocks, shard.b_layout);
+    if (cost <= best_cost * 1.001) best = copy;
+    best_cost = std::min(best_cost, cost);
+  }
+  return best;
 }
 
 // The GEMM problem of one rank's shard, with placeholder operands (planning is pure).
@@ -152,6 +177,22 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
                                                  : "",
                             gemm::config_names(detail::built_configs(plan.variant))));
 
+  const bool whole_tiles = !detail::finishes_split_tiles(plan.variant);
+  if (whole_tiles && o.split_tail == 1)
+    throw Error(fmt::format("symm gemm_all_scatter: {} computes whole tiles, so split_tail=1 (split the "
+                            "last wave's tiles along K) cannot apply: give split_tail -1 or 0, or another "
+                            "variant",
+                            to_string(plan.variant)));
+  gemm::GemmOptions go;  // the shard's GEMM (num_blocks: below)
+  go.config = o.config;
+  go.gsize_m = o.gsize_m;
+  go.k_splits = whole_tiles ? 1 : 0;
+  go.split_tail = whole_tiles ? 0 : o.split_tail;
+  go.pingpong = publishes_row_halves ? 0 : -1;
+  go.clusters = publishes_row_halves ? 0 : -1;
+  go.operand_copies = !fused;  // the fused kernels read A and B and write C in place
+  const gemm::GemmProblem shard = shard_problem(shape, world);
+
   // Blocks: who computes, who pushes.
   int gemm_sms = o.gemm_sms > 0 ? o.gemm_sms : sm_count;
   int grid = 0;
@@ -159,8 +200,11 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
     case ScatterVariant::wg_specialization: {
       grid = o.num_sms > 0 ? o.num_sms : sm_count;
       // Iris's rule (the largest power of two below the grid computes), with more comm
-      // blocks where that many would fall behind the GEMM.
-      if (o.gemm_sms == 0) {
+      // blocks where that many would fall behind the GEMM; into loopback buffers, what the
+      // GEMM's waves spare.
+      if (o.gemm_sms == 0 && world == 1 && grid > 1) {
+        gemm_sms = grid - loopback_copy_blocks(shard, go, limits, grid);
+      } else if (o.gemm_sms == 0) {
         const int iris = grid > 1 ? int(std::bit_floor(unsigned(grid - 1))) : 0;  // 0: refused below
         gemm_sms = std::min(iris, grid - copy_blocks_to_keep_pace(shape, world, plan.peers, grid));
         if (gemm_sms < iris) plan.reason += copy_blocks_note(grid - gemm_sms, grid - iris, "num_sms - gemm_sms");
@@ -176,11 +220,13 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
     }
     case ScatterVariant::producer_consumer: {
       // Given: as given. Else Iris's 8, or more to keep pace, but no more than the SMs a
-      // given gemm_sms leaves (one that leaves fewer than 8 is refused below).
+      // given gemm_sms leaves (one that leaves fewer than 8 is refused below); into
+      // loopback buffers, what the GEMM's waves spare.
       int comm = std::max(kDefaultCommSms, copy_blocks_to_keep_pace(shape, world, plan.peers, sm_count));
       if (o.gemm_sms > 0) comm = std::max(kDefaultCommSms, std::min(comm, sm_count - o.gemm_sms));
+      else if (world == 1 && sm_count > 1) comm = loopback_copy_blocks(shard, go, limits, sm_count);
       plan.comm_sms = o.comm_sms > 0 ? o.comm_sms : std::min(comm, sm_count - 1);
-      if (o.comm_sms == 0 && plan.comm_sms > kDefaultCommSms)
+      if (o.comm_sms == 0 && world > 1 && plan.comm_sms > kDefaultCommSms)
         plan.reason += copy_blocks_note(plan.comm_sms, kDefaultCommSms, "comm_sms");
       if (o.gemm_sms == 0) gemm_sms = sm_count - plan.comm_sms;
       if (gemm_sms < 1 || gemm_sms + plan.comm_sms > sm_count)
@@ -200,22 +246,7 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
   // cluster (one ping-pong consumer's stores and pushes then overlap the other's wgmmas),
   // the other fused variants cooperative tiles without clusters (configs.hpp).
   // bulk_synchronous runs the library's GEMM as planned for the shard alone.
-  const bool whole_tiles = !detail::finishes_split_tiles(plan.variant);
-  if (whole_tiles && o.split_tail == 1)
-    throw Error(fmt::format("symm gemm_all_scatter: {} computes whole tiles, so split_tail=1 (split the "
-                            "last wave's tiles along K) cannot apply: give split_tail -1 or 0, or another "
-                            "variant",
-                            to_string(plan.variant)));
-  gemm::GemmOptions go;
-  go.config = o.config;
   go.num_blocks = fused ? gemm_sms : o.gemm_sms;
-  go.gsize_m = o.gsize_m;
-  go.k_splits = whole_tiles ? 1 : 0;
-  go.split_tail = whole_tiles ? 0 : o.split_tail;
-  go.pingpong = publishes_row_halves ? 0 : -1;
-  go.clusters = publishes_row_halves ? 0 : -1;
-  go.operand_copies = !fused;  // the fused kernels read A and B and write C in place
-  const gemm::GemmProblem shard = shard_problem(shape, world);
   plan.gemm = gemm::make_plan(shard, go, limits);
   if (fused && plan.gemm.kind != gemm::KernelKind::wgmma)
     throw Error("symm gemm_all_scatter: the fused kernels need the WGMMA GEMM, which cannot run this "

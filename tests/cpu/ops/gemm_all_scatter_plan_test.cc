@@ -151,6 +151,28 @@ TEST(GemmAllScatterPlan, CopyBlocksKeepPaceWithTheGemmByDefault) {
   EXPECT_NE(refusal(shape(2048, 8192, 1024), given, 2).find("together they must fit the 132 SMs"), std::string::npos);
 }
 
+// Into loopback buffers (one rank, the one-GPU proxy) copying during the GEMM gains little:
+// the copy blocks are the 1 to 8 whose GEMM on the other SMs is predicted fastest, the
+// most of those that tie. 2000 x 4000 x 3000 (B K x N): 128 blocks run its 256 tiles of
+// 128x256 in two waves, and so do 129-131; fewer blocks need a third.
+TEST(GemmAllScatterPlan, LoopbackCopyBlocksAreWhatTheGemmsWavesSpare) {
+  for (ScatterVariant v : {ScatterVariant::wg_specialization, ScatterVariant::producer_consumer}) {
+    GemmAllScatterOptions o = with_variant(v);
+    o.loopback_peers = 1;
+    AllScatterShape s = shape(2000, 4000, 3000);
+    s.b_layout = gemm::BLayout::kn;
+    const AllScatterPlan p = make_plan(s, o, 1, kH200Sms);
+    EXPECT_EQ(p.comm_sms, 4) << to_string(v) << ": " << describe(s, p);
+    EXPECT_EQ(p.gemm_sms, 128) << to_string(v);
+    EXPECT_EQ(p.config.blk_n, 256) << to_string(v);
+    for (std::int64_t k : {1024, 4096, 36864}) {
+      const AllScatterPlan q = make_plan(shape(8192, 4608, k), o, 1, kH200Sms);
+      EXPECT_GE(q.comm_sms, 1) << to_string(v) << " K=" << k;
+      EXPECT_LE(q.comm_sms, 8) << to_string(v) << " K=" << k << ": not sized to keep pace";
+    }
+  }
+}
+
 // tma_push (and the flag variants) cut the shard as the GEMM alone does: on Iris's long-K
 // shards the last wave's tiles split along K, published by the units that finish them.
 // fused_sequential computes whole tiles; split_tail=0 asks for them.
