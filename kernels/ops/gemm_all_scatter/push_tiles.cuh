@@ -48,9 +48,10 @@ __device__ inline void retire_claims(const TileClaims& c) {
   }
 }
 
-// Whether every consumer warpgroup has published `tile` in this launch: relaxed polls,
-// all issued before any is compared (one round trip), then one acquire fence for all.
-// Not yet: bounded waits on each flag (they end the kernel with a diagnostic).
+// Returns once every consumer warpgroup has published `tile` in this launch: relaxed
+// polls of its flags, all issued before any is compared (one round trip), and one acquire
+// fence where all are set; else bounded waits on each (they end the kernel with a
+// diagnostic).
 __device__ inline void wait_for_tile(const PushWork& w, int tile, std::uint64_t epoch) {
   std::uint64_t seen[gemm::kConsumers];
 #pragma unroll
