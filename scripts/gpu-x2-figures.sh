@@ -83,18 +83,19 @@ sweep() {  # sweep PRESET: bench/presets/PRESET.json, appended to $work/sweep-PR
     tee -a "$work/sweep-$preset.log" | grep -E "^sweep:|symm: sweep" | tail -n 3
   [ "${PIPESTATUS[0]}" -eq 0 ]
 }
-# The copy blocks' rate across GPUs (docs/gemm-all-scatter.md, "Copy blocks that keep pace"):
-# one short-K problem, 2 ranks, the plan's comm blocks and fixed counts of 4 to 36.
+# The copy blocks' rate across GPUs (docs/gemm-all-scatter.md, "Copy blocks that keep pace"
+# and "GEMM blocks join the push"): one short-K problem, 2 ranks, the plan's comm blocks
+# (sized to keep pace) and fixed counts of 1 to 36 (few do best into loopback buffers).
 copy_blocks() {
   local sms
   echo "== copy blocks over NVLink"
-  for sms in 0 128 120 112 104 96; do
+  for sms in 0 131 130 128 124 120 112 104 96; do
     [ $((deadline - SECONDS)) -lt 60 ] && { echo "== copy blocks: deadline"; return 1; }
     timeout -s TERM 60 "$program" -r 2 -m 2000 -n 8000 -k 3000 --variant wg_specialization,tma_push \
       --no_baselines -v -b --n_repeat 30 --gemm_sms "$sms" -o "$work/copy-blocks-gemm_sms-$sms.json" \
       >>"$work/copy-blocks.log" 2>&1 || return 1
   done
-  grep -hE "^ +(wg_specialization|tma_push|gemm_alone) " "$work/copy-blocks.log" | tail -n 18
+  grep -hE "^ +(wg_specialization|tma_push|gemm_alone) " "$work/copy-blocks.log" | tail -n 27
 }
 sweep headline || rc=1
 copy_blocks || rc=1
