@@ -7,20 +7,26 @@
 #   SYMM_GIT_COMMIT=<commit> scripts/gpu-proxy-figures.sh
 #
 # PROXY_PROGRAM  the program (default: build/release's 10_gemm_all_scatter_wg_specialization)
+# PROXY_BUILDS   instead, several builds to compare, each "label:commit:program", ' '
+#                between them: every (shape, setting) runs each build in turn, so the
+#                clock's drift under load falls on all alike (scripts/gpu-ab.sh uses it)
 # PROXY_DTYPES   default "bf16"
 # PROXY_VARIANTS default "tma_push,bulk_synchronous"
 # PROXY_SETTINGS extra program flags per setting, ';' between settings (default: the plan's
 #                choice, then "--split_tail 0"); each shape runs every setting back to back
 # PROXY_REPEAT   timed iterations per contender (default 50)
 # PROXY_SIZES    global "M N K" triples, ';' between them (default: Iris's five and 16384^3)
-# Results: proxy-<dtype>-<M>x<N>x<K>-s<setting>.json, proxy.log and a table (proxy.md) in
-# $OUT (default out/proxy).
+# Results: proxy-<dtype>-<M>x<N>x<K>-s<setting>[-<label>].json, proxy.log and a table
+# (proxy.md) in $OUT (default out/proxy).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-program=${PROXY_PROGRAM:-build/release/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization}
 out=${OUT:-out/proxy}
 mkdir -p "$out"
-[ -x "$program" ] || { echo "gpu-proxy-figures: no program at $program: build it first" >&2; exit 2; }
+read -r -a builds <<<"${PROXY_BUILDS:-:${SYMM_GIT_COMMIT:-}:${PROXY_PROGRAM:-build/release/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization}}"
+for build in "${builds[@]}"; do
+  program=${build#*:*:}
+  [ -x "$program" ] || { echo "gpu-proxy-figures: no program at $program: build it first" >&2; exit 2; }
+done
 IFS=';' read -r -a settings <<<"${PROXY_SETTINGS:-;--split_tail 0}"
 [ ${#settings[@]} -gt 0 ] || settings=("")
 # Global M N K; the shard is N / 2.
@@ -30,34 +36,40 @@ for dtype in ${PROXY_DTYPES:-bf16}; do
   for size in "${sizes[@]}"; do
     read -r m n k <<<"$size"
     for i in "${!settings[@]}"; do
-      json="$out/proxy-$dtype-${m}x${n}x${k}-s$i.json"
-      what=${settings[$i]:-the plan as made}
-      echo "== $dtype $m x $n x $k (shard N $((n / 2))) setting $i: $what" | tee -a "$out/proxy.log"
-      # shellcheck disable=SC2086  # a setting is a list of flags
-      timeout -k 10 240 "$program" -r 1 --loopback_peers 1 -m "$m" -n $((n / 2)) -k "$k" --datatype "$dtype" \
-        --variant "${PROXY_VARIANTS:-tma_push,bulk_synchronous}" --no_baselines -v -b \
-        --n_repeat "${PROXY_REPEAT:-50}" ${settings[$i]} -o "$json" >>"$out/proxy.log" 2>&1 ||
-        { echo "   FAILED (exit $?): see proxy.log"; rc=1; }
+      for build in "${builds[@]}"; do
+        label=${build%%:*} rest=${build#*:}
+        commit=${rest%%:*} program=${rest#*:}
+        json="$out/proxy-$dtype-${m}x${n}x${k}-s$i${label:+-$label}.json"
+        what=${settings[$i]:-the plan as made}
+        echo "== $dtype $m x $n x $k (shard N $((n / 2))) setting $i: $what${label:+, build $label}" | tee -a "$out/proxy.log"
+        # shellcheck disable=SC2086  # a setting is a list of flags
+        SYMM_GIT_COMMIT=$commit timeout -k 10 240 "$program" -r 1 --loopback_peers 1 -m "$m" -n $((n / 2)) -k "$k" \
+          --datatype "$dtype" --variant "${PROXY_VARIANTS:-tma_push,bulk_synchronous}" --no_baselines -v -b \
+          --n_repeat "${PROXY_REPEAT:-50}" ${settings[$i]} -o "$json" >>"$out/proxy.log" 2>&1 ||
+          { echo "   FAILED (exit $?): see proxy.log"; rc=1; }
+      done
     done
   done
 done
-# One row per contender: shape, setting, plan, time, ratio to gemm_alone of the same run.
+# One row per contender: shape, setting, build, plan, time, ratio to gemm_alone of the same run.
 python3 - "$out" "${settings[@]}" <<'EOF' | tee "$out/proxy.md"
 import glob, json, os, re, sys
 out, settings = sys.argv[1], sys.argv[2:]
-print("| dtype | shard M x N x K | setting | contender | plan | total ms | / gemm_alone | valid |")
-print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+print("| dtype | shard M x N x K | setting | build | contender | plan | total ms | / gemm_alone | valid |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for path in sorted(glob.glob(os.path.join(out, "proxy-*.json"))):
-    s = int(re.search(r"-s(\d+)\.json$", path).group(1))
+    found = re.search(r"-s(\d+)(?:-([^.]+))?\.json$", path)
+    s, label = int(found.group(1)), found.group(2) or "-"
     for r in json.load(open(path))["rows"]:
         plan = r.get("plan") or ""
         cut = re.search(r"(k_splits=\d+(?: of the last \d+ tiles \(\d+ whole\))?|stream-K)", plan)
         # The configuration's full name (schedule and cluster too) as the plan line gives it.
         name = re.search(r"\b(\d+x\d+x\d+s\d+\S*)", plan.split(";")[0])
         tile = name.group(1) if name else "-"
+        blocks = " ".join(re.findall(r"\b(?:gemm|comm)_sms=\d+", plan.split(";")[0]))
         ratio = r.get("ratio_vs_gemm_alone")
-        print(f"| {r['dtype']} | {r['m']} x {r['n']} x {r['k']} | {settings[s] or 'plan'} | {r['variant']} | "
-              f"{tile} {cut.group(1) if cut else ''} | {r['total_ms']:.4f} | "
+        print(f"| {r['dtype']} | {r['m']} x {r['n']} x {r['k']} | {settings[s] or 'plan'} | {label} | {r['variant']} | "
+              f"{tile} {cut.group(1) if cut else ''} {blocks} | {r['total_ms']:.4f} | "
               f"{'-' if ratio is None else f'{ratio:.3f}'} | {r.get('valid')} |")
 EOF
 exit $rc
