@@ -14,10 +14,12 @@
 //                     Runs every tile and cluster of the GEMM: the plan our GEMM alone runs.
 //   wg_specialization Iris 10: one persistent kernel; gemm_sms blocks compute tiles and
 //                     release a per-tile flag, the other num_sms - gemm_sms blocks wait
-//                     for each tile and copy it to every peer.
+//                     for each tile and copy it to every peer, joined by each GEMM block
+//                     once its own tiles are done (the copiers claim tiles in turn).
 //   fused_sequential  Iris 07: each GEMM block copies its finished tile to every peer.
 //   producer_consumer Iris 11: GEMM kernel and scatter kernel (comm_sms blocks) on two
-//                     streams, joined back into the caller's stream.
+//                     streams, joined back into the caller's stream; the GEMM blocks
+//                     join the copy as in wg_specialization.
 //   bulk_synchronous  Iris 12: GEMM, then a scatter kernel on every SM.
 // Each ends with a stream-ordered cross-rank barrier on heap flags (StreamBarrier), so
 // the caller's stream passes it only once every rank has all of C.
@@ -76,12 +78,14 @@ struct GemmAllScatterOptions {
   std::optional<ScatterVariant> variant;     // none: the plan's choice (auto)
   std::optional<gemm::KernelConfig> config;  // tile shape and stages; none: the heuristic's
   // Blocks computing tiles; 0: the variant's default (wg_specialization: Iris's largest
-  // power of two below num_sms, lowered where the comm blocks left would copy C more
-  // slowly than the GEMM computes it).
+  // power of two below num_sms, lowered where the comm blocks left would copy C to peers
+  // more slowly than the GEMM computes it; with loopback peers, all but the 1-8 comm
+  // blocks the GEMM's waves spare).
   int gemm_sms = 0;
   int num_sms = 0;    // wg_specialization: blocks of the whole grid; 0: every SM
   // producer_consumer: blocks of the scatter kernel; 0: Iris's 8, or as many as copy C
-  // while the GEMM computes it (within the SMs a given gemm_sms leaves).
+  // to peers while the GEMM computes it (within the SMs a given gemm_sms leaves); with
+  // loopback peers, the 1-8 the GEMM's waves spare.
   int comm_sms = 0;
   int gsize_m = 8;    // tile rows per group of the grouped tile order
   // The GEMM's last wave split (gemm::GemmOptions::split_tail): -1 where its heuristic
@@ -99,13 +103,13 @@ struct GemmAllScatterOptions {
 struct TileEvent {
   enum class Kind : std::uint8_t {
     compute,  // a consumer warpgroup computing its part of a tile, until its stores were issued
-    push,     // copying a tile to every peer (comm block, or the warpgroup in fused_sequential)
+    push,     // copying a tile to every peer (a copier block, or the warpgroup in fused_sequential)
     drain,    // tma_push: from a warpgroup's last tile until its pushes had all completed
   };
   Kind kind = Kind::compute;
   int tile = -1;  // -1 for drain
   int block = 0;
-  int lane = 0;  // consumer warpgroup, or -1 for a comm block
+  int lane = 0;  // consumer warpgroup, or -1 for a copier (comm, scatter or joined GEMM block)
   // Microseconds relative to the moment the run's stream barrier let this rank go (every
   // rank leaves it within microseconds of the others): negative, and aligned across ranks.
   double begin_us = 0, end_us = 0;
@@ -117,7 +121,7 @@ struct AllScatterPlan {
   ScatterVariant variant = ScatterVariant::tma_push;
   gemm::KernelConfig config;
   int gemm_sms = 0;   // GEMM blocks (tiles computed by these)
-  int comm_sms = 0;   // blocks pushing tiles (0 where the GEMM blocks push themselves)
+  int comm_sms = 0;   // blocks only pushing tiles (0 where the GEMM blocks push themselves)
   int gsize_m = 8;
   int tiles = 0;      // output tiles of the local shard (in clusters one per block, some past M or N)
   int peers = 0;      // C copies written besides the local one (world - 1, or loopback)
