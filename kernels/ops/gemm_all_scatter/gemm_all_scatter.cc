@@ -200,9 +200,7 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
   f.push.blk_m = plan.variant == ScatterVariant::bulk_synchronous ? detail::kBulkTileM : plan.config.blk_m;
   f.push.blk_n = plan.variant == ScatterVariant::bulk_synchronous ? detail::kBulkTileN : plan.config.blk_n;
   if (has_push_role(plan.variant)) {
-    // Comm blocks stage through the GEMM's shared memory, the scatter kernel through its own.
-    const int staging = plan.variant == ScatterVariant::wg_specialization ? plan.config.smem_bytes()
-                                                                           : detail::kScatterSmemBytes;
+    const int staging = detail::push_staging_bytes(plan.variant, plan.config);
     detail::PushMaps& maps = f.push.maps;
     maps.piece_rows = detail::push_piece_rows(f.push.blk_m, f.push.blk_n, elem_bytes(), staging);
     const auto map_of = [&](const void* base, const char* name) {

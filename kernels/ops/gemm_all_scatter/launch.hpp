@@ -37,6 +37,14 @@ inline constexpr int kScatterSmemBytes = push_smem_bytes(6, kPushPieceBytes);
 // bulk_synchronous's scatter kernel copies the finished shard in tiles of its own (any
 // tiling covers it).
 inline constexpr int kBulkTileM = 128, kBulkTileN = 256;
+// The shared memory the push role stages through, the least among the blocks that run
+// it: wg_specialization's comm blocks and GEMM blocks (the GEMM's), producer_consumer's
+// scatter blocks and GEMM blocks (the smaller), bulk_synchronous's scatter blocks.
+constexpr int push_staging_bytes(ScatterVariant v, const gemm::KernelConfig& c) {
+  if (v == ScatterVariant::wg_specialization) return c.smem_bytes();
+  if (v == ScatterVariant::producer_consumer) return c.smem_bytes() < kScatterSmemBytes ? c.smem_bytes() : kScatterSmemBytes;
+  return kScatterSmemBytes;
+}
 void configure_scatter_kernel();
 void launch_scatter(const PushWork& work, int blocks, int first_copier, cudaStream_t stream);
 

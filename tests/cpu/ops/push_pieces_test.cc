@@ -1,7 +1,8 @@
-// The push role's pieces (params.hpp push_piece_rows) for every tile the comm blocks and the
-// scatter kernel copy: each piece is a TMA box of piece_rows rows, so the pieces must tile
-// a tile's rows exactly (a box straddling the tile's last row would copy rows of the next
-// tile that may not be published yet), fit the piece size and leave the ring its slots.
+// The push role's pieces (params.hpp push_piece_rows) for every tile the copiers (comm,
+// scatter and joining GEMM blocks) copy, in the shared memory they stage through: each
+// piece is a TMA box of piece_rows rows, so the pieces must tile a tile's rows exactly (a
+// box straddling the tile's last row would copy rows of the next tile that may not be
+// published yet), fit the piece size and leave the ring its slots.
 #include <gtest/gtest.h>
 
 #include "configs.hpp"
@@ -27,10 +28,24 @@ void expect_pieces_tile(int blk_m, int blk_n, int smem_bytes, const char* where)
 
 TEST(PushPieces, TileEveryCopiedTileExactly) {
   for (const gemm::KernelConfig& c : kPublishConfigs) {
-    expect_pieces_tile(c.blk_m, c.blk_n, c.smem_bytes(), "comm blocks, in the GEMM's shared memory");
-    expect_pieces_tile(c.blk_m, c.blk_n, kScatterSmemBytes, "producer_consumer's scatter kernel");
+    expect_pieces_tile(c.blk_m, c.blk_n, push_staging_bytes(ScatterVariant::wg_specialization, c),
+                       "wg_specialization: comm and GEMM blocks, in the GEMM's shared memory");
+    expect_pieces_tile(c.blk_m, c.blk_n, push_staging_bytes(ScatterVariant::producer_consumer, c),
+                       "producer_consumer: scatter blocks, and GEMM blocks in the GEMM's shared memory");
   }
-  expect_pieces_tile(kBulkTileM, kBulkTileN, kScatterSmemBytes, "bulk_synchronous's scatter kernel");
+  expect_pieces_tile(kBulkTileM, kBulkTileN, push_staging_bytes(ScatterVariant::bulk_synchronous, {}),
+                     "bulk_synchronous's scatter kernel");
+}
+
+// producer_consumer's GEMM blocks copy with the scatter kernel's pieces: those must leave
+// the ring its slots in the GEMM's shared memory too, where it is the smaller.
+TEST(PushPieces, ProducerConsumerPiecesFitTheGemmBlocksToo) {
+  for (const gemm::KernelConfig& c : kPublishConfigs) {
+    const int rows = push_piece_rows(c.blk_m, c.blk_n, 2, push_staging_bytes(ScatterVariant::producer_consumer, c));
+    SCOPED_TRACE(gemm::to_string(c));
+    EXPECT_GE(push_slots(rows * c.blk_n * 2, c.smem_bytes()), kPushMinSlots);
+    EXPECT_GE(push_slots(rows * c.blk_n * 2, kScatterSmemBytes), kPushMinSlots);
+  }
 }
 
 // Where a tile's height has no divisor of a piece's size but 8, the pieces are 8 rows.
