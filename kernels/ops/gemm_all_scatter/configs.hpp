@@ -6,7 +6,7 @@
 //     alone runs on the shard.
 //   wg_specialization, producer_consumer (tile flags) and fused_sequential (the warpgroup
 //     copies its rows): cooperative tiles of kConsumers row halves without clusters. Flags
-//     are per row half; comm blocks walk the scheduler's tiles, which a cluster's unit is
+//     are per row half; copiers claim the scheduler's tiles, which a cluster's unit is
 //     not; fused_sequential's copy loop does not fit beside a ping-pong consumer's 192
 //     accumulators (ptxas spills). Where the GEMM alone would run another tile, the plan
 //     takes its best candidate built here (plan.cc).

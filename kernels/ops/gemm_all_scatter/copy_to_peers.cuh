@@ -1,7 +1,7 @@
 #pragma once
 // Copying finished parts of this rank's C shard into every other copy of C, with 16-byte
 // vectors through registers: fused_sequential's push, by the GEMM warpgroup itself (its
-// shared memory is the GEMM's; the comm blocks and the scatter kernel stage pieces of
+// shared memory is the GEMM's; the copiers of the flag variants stage pieces of
 // tiles with the TMA instead, push_tiles.cuh).
 #include <cstdint>
 

@@ -19,7 +19,7 @@ struct FusedLaunch {
   bool check_residency = false;  // comm blocks wait for GEMM blocks: ask the occupancy API
   gemm::WgmmaParams params;
   PeerMaps peer_maps;   // tma_push
-  PushWork push;        // targets (fused_sequential, comm blocks), tile flags
+  PushWork push;        // targets (fused_sequential, copiers), tile claims and flags
 };
 
 template <gemm::DType DT, gemm::BLayout BL>

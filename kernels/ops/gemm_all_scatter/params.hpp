@@ -37,7 +37,7 @@ struct TileFlags {
 // One span of a tile timeline (global timer, ns), written by the device when tracing.
 struct TraceSpan {
   std::uint64_t begin, end;
-  std::int32_t block, lane;  // lane: consumer warpgroup, or -1 for a comm block
+  std::int32_t block, lane;  // lane: consumer warpgroup, or -1 for a copier (block: its id)
 };
 
 // Where a traced run records its tile timeline (device memory); null pointers: no trace.
@@ -50,7 +50,7 @@ struct TileTrace {
   std::uint64_t* barrier_exit = nullptr;  // when the run's stream barrier let this rank go
 };
 
-// The push role (comm blocks, scatter kernel) moves tiles through shared memory with the
+// The push role (the copiers, below) moves tiles through shared memory with the
 // TMA in pieces: a tile's whole width by piece_rows rows, unswizzled, at most
 // kPushPieceBytes, in a ring of slots of the block's shared memory. One TMA copy costs about
 // 0.2 us however small, so pieces are large: a block moved 48 GB/s with 16-64 KB pieces,

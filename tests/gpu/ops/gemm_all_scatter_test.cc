@@ -86,7 +86,7 @@ TEST_P(EveryWorld, DefaultPlanAndWgSpecializationScatterOnOneGpu) {
 
 INSTANTIATE_TEST_SUITE_P(GemmAllScatter, EveryWorld, ::testing::Values(1, 2, 4, 8));
 
-// Random block counts, group sizes and tile shapes: the tile order the comm blocks walk
+// Random block counts, group sizes and tile shapes: the tile order the copiers claim
 // must match the GEMM blocks' whatever the schedule.
 TEST(GemmAllScatter, RandomSchedulesStillDeliverEveryTile) {
   SYMM_REQUIRE_GPUS(1);
