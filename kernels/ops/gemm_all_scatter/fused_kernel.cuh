@@ -40,6 +40,7 @@ __global__ void __launch_bounds__(Cfg::THREADS, 1)
     // Its tiles done, the block copies tiles too: without it the last tiles wait for the
     // few comm blocks while every GEMM SM idles. Its loader and storer are threads of the
     // first consumer warpgroup, whose registers were raised (setmaxnreg), not the producer's.
+    static_assert(Cfg::THREADS >= gemm::kWarpgroupThreads + kPushThreads, "a consumer warpgroup's two warps copy");
     gemm::GemmSmem<Cfg, In>::from(dynamic_smem).retire();
     push_tiles(push, dynamic_smem, Cfg::SMEM_BYTES, gemm::kWarpgroupThreads, int(blockIdx.x));
   }

@@ -4,6 +4,8 @@
 // (CMakeLists.txt), so they compile in parallel.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+
 #include "params.hpp"
 #include "symm/gemm/params.hpp"
 
@@ -42,7 +44,7 @@ inline constexpr int kBulkTileM = 128, kBulkTileN = 256;
 // scatter blocks and GEMM blocks (the smaller), bulk_synchronous's scatter blocks.
 constexpr int push_staging_bytes(ScatterVariant v, const gemm::KernelConfig& c) {
   if (v == ScatterVariant::wg_specialization) return c.smem_bytes();
-  if (v == ScatterVariant::producer_consumer) return c.smem_bytes() < kScatterSmemBytes ? c.smem_bytes() : kScatterSmemBytes;
+  if (v == ScatterVariant::producer_consumer) return std::min(c.smem_bytes(), kScatterSmemBytes);
   return kScatterSmemBytes;
 }
 void configure_scatter_kernel();

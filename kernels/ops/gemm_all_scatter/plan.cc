@@ -81,6 +81,13 @@ gemm::GemmProblem shard_problem(const AllScatterShape& s, int world) {
   return p;
 }
 
+// What the verbose plan line says of the copy blocks chosen for loopback peers.
+std::string loopback_copy_blocks_note(int blocks, const char* knob) {
+  return fmt::format("; {} copy blocks: into loopback buffers, the most of 1 to {} that the GEMM's waves on the "
+                     "other SMs spare (give {} to choose)",
+                     blocks, kMaxLoopbackCopyBlocks, knob);
+}
+
 // What the verbose plan line says when the copy blocks outnumber Iris's default.
 std::string copy_blocks_note(int blocks, int iris, const char* knob) {
   return fmt::format("; {} copy blocks where Iris's default has {}: as many as copy C to the peers while "
@@ -204,6 +211,7 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
       // GEMM's waves spare.
       if (o.gemm_sms == 0 && world == 1 && grid > 1) {
         gemm_sms = grid - loopback_copy_blocks(shard, go, limits, grid);
+        plan.reason += loopback_copy_blocks_note(grid - gemm_sms, "num_sms - gemm_sms");
       } else if (o.gemm_sms == 0) {
         const int iris = grid > 1 ? int(std::bit_floor(unsigned(grid - 1))) : 0;  // 0: refused below
         gemm_sms = std::min(iris, grid - copy_blocks_to_keep_pace(shape, world, plan.peers, grid));
@@ -222,11 +230,14 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
       // Given: as given. Else Iris's 8, or more to keep pace, but no more than the SMs a
       // given gemm_sms leaves (one that leaves fewer than 8 is refused below); into
       // loopback buffers, what the GEMM's waves spare.
+      const bool loopback = o.gemm_sms == 0 && world == 1 && sm_count > 1;
       int comm = std::max(kDefaultCommSms, copy_blocks_to_keep_pace(shape, world, plan.peers, sm_count));
       if (o.gemm_sms > 0) comm = std::max(kDefaultCommSms, std::min(comm, sm_count - o.gemm_sms));
-      else if (world == 1 && sm_count > 1) comm = loopback_copy_blocks(shard, go, limits, sm_count);
+      if (loopback) comm = loopback_copy_blocks(shard, go, limits, sm_count);
       plan.comm_sms = o.comm_sms > 0 ? o.comm_sms : std::min(comm, sm_count - 1);
-      if (o.comm_sms == 0 && world > 1 && plan.comm_sms > kDefaultCommSms)
+      if (o.comm_sms == 0 && loopback)
+        plan.reason += loopback_copy_blocks_note(plan.comm_sms, "comm_sms");
+      else if (o.comm_sms == 0 && plan.comm_sms > kDefaultCommSms)
         plan.reason += copy_blocks_note(plan.comm_sms, kDefaultCommSms, "comm_sms");
       if (o.gemm_sms == 0) gemm_sms = sm_count - plan.comm_sms;
       if (gemm_sms < 1 || gemm_sms + plan.comm_sms > sm_count)

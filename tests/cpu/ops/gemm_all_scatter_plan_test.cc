@@ -165,6 +165,7 @@ TEST(GemmAllScatterPlan, LoopbackCopyBlocksAreWhatTheGemmsWavesSpare) {
     EXPECT_EQ(p.comm_sms, 4) << to_string(v) << ": " << describe(s, p);
     EXPECT_EQ(p.gemm_sms, 128) << to_string(v);
     EXPECT_EQ(p.config.blk_n, 256) << to_string(v);
+    EXPECT_NE(describe(s, p).find("4 copy blocks: into loopback buffers"), std::string::npos) << describe(s, p);
     for (std::int64_t k : {1024, 4096, 36864}) {
       const AllScatterPlan q = make_plan(shape(8192, 4608, k), o, 1, kH200Sms);
       EXPECT_GE(q.comm_sms, 1) << to_string(v) << " K=" << k;
