@@ -81,7 +81,8 @@ struct PieceTicket {
 // The ring of shared-memory slots between the two threads: `full` completes when a
 // slot's load has landed (or its end ticket is written), `empty` when the stores from it
 // have read it. A slot's k-th use waits for phase k of full (the storer) and k - 1 of
-// empty (the loader).
+// empty (the loader; for k = 0 the wait for the parity before a fresh barrier's first
+// phase passes at once).
 struct PushRing {
   std::uint8_t* slots;
   std::uint64_t* full;
@@ -94,6 +95,19 @@ struct PushRing {
   std::uint64_t budget_ns;
 };
 
+// Where a thread is in the ring: the slot of its next use and that lap's phase parity
+// (gemm::RingPos, for a ring whose size is known only at run time).
+struct RingCursor {
+  int slot = 0;
+  std::uint32_t parity = 0;
+  __device__ void advance(int size) {
+    if (++slot == size) {
+      slot = 0;
+      parity ^= 1u;
+    }
+  }
+};
+
 // The loader: claims tiles, waits for each one's flags (bounded), loads its pieces into
 // free slots with a ticket each, and ends with an end ticket. The next claim is in flight
 // while a tile is waited for and loaded.
@@ -101,21 +115,12 @@ __device__ inline void load_pieces(const PushWork& w, const PushRing& ring, int 
   const bool wait = w.tile_flags.flags != nullptr;
   const std::uint64_t epoch = wait ? this_launch_epoch(w.tile_flags) : 0;
   const int tiles = w.sched.num_tiles();
-  int slot = 0;
-  std::uint32_t empty_phase = 0;  // of the next wait for `slot`, from the second lap on
-  bool lapped = false;
-  // The next free slot, for a piece of `tile` (its wait is bounded and diagnosed).
+  RingCursor at;
+  // Waits until the cursor's slot is free, for a piece of `for_tile` (bounded, diagnosed).
   const auto take_slot = [&](int for_tile) {
     std::uint64_t waited = 0;
-    if (lapped && !ptx::mbarrier_wait_bounded(&ring.empty[slot], empty_phase, ring.budget_ns, waited))
+    if (!ptx::mbarrier_wait_bounded(&ring.empty[at.slot], at.parity ^ 1u, ring.budget_ns, waited))
       device::record_wait_failure(w.wait, nullptr, for_tile, 0, 1, waited);
-  };
-  const auto next_slot = [&] {
-    if (++slot == ring.size) {
-      slot = 0;
-      empty_phase ^= lapped ? 1u : 0u;
-      lapped = true;
-    }
   };
   while (tile < tiles) {
     const int next = claim_tile(w.claims);
@@ -126,47 +131,45 @@ __device__ inline void load_pieces(const PushWork& w, const PushRing& ring, int 
     for (int piece = 0; piece < pieces; ++piece) {
       take_slot(tile);
       const std::int32_t coords[2] = {r.col0, r.row0 + piece * w.maps.piece_rows};
-      ring.tickets[slot] = {coords[0], coords[1], tile, piece == pieces - 1};
-      ptx::mbarrier_arrive_expect_tx(&ring.full[slot], std::uint32_t(ring.piece_bytes));
+      ring.tickets[at.slot] = {coords[0], coords[1], tile, piece == pieces - 1};
+      ptx::mbarrier_arrive_expect_tx(&ring.full[at.slot], std::uint32_t(ring.piece_bytes));
       cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global,
-                                      ring.slots + slot * ring.piece_bytes, &w.maps.local, coords, &ring.full[slot]);
-      next_slot();
+                                      ring.slots + at.slot * ring.piece_bytes, &w.maps.local, coords,
+                                      &ring.full[at.slot]);
+      at.advance(ring.size);
     }
     tile = next;
   }
   retire_claims(w.claims);
   take_slot(tiles);
-  ring.tickets[slot] = {0, 0, -1, 1};
-  ptx::mbarrier_arrive(&ring.full[slot]);
+  ring.tickets[at.slot] = {0, 0, -1, 1};
+  ptx::mbarrier_arrive(&ring.full[at.slot]);
 }
 
 // The storer: stores each landed piece to every target and frees the slot of the piece
 // before it once those stores have read it (the newest store group may still read).
 __device__ inline void store_pieces(const PushWork& w, const PushRing& ring) {
-  int slot = 0, previous = -1;
+  RingCursor at;
+  int previous = -1;
   int tile = -1;  // of the last piece stored: a failed wait is for its next piece
-  std::uint32_t full_phase = 0;
   for (;;) {
     std::uint64_t waited = 0;
-    if (!ptx::mbarrier_wait_bounded(&ring.full[slot], full_phase, ring.budget_ns, waited))
+    if (!ptx::mbarrier_wait_bounded(&ring.full[at.slot], at.parity, ring.budget_ns, waited))
       device::record_wait_failure(w.wait, nullptr, tile, 0, 1, waited);
-    const PieceTicket ticket = ring.tickets[slot];
+    const PieceTicket ticket = ring.tickets[at.slot];
     if (ticket.tile < 0) break;
     tile = ticket.tile;
     const std::int32_t coords[2] = {ticket.col, ticket.row};
     for (int i = 0; i < w.targets.peer_count; ++i)
       cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &w.maps.peers[i],
-                                      coords, ring.slots + slot * ring.piece_bytes);
+                                      coords, ring.slots + at.slot * ring.piece_bytes);
     cuda::ptx::cp_async_bulk_commit_group();  // one group per piece
     if (previous >= 0) {
       cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
       ptx::mbarrier_arrive(&ring.empty[previous]);
     }
-    previous = slot;
-    if (++slot == ring.size) {
-      slot = 0;
-      full_phase ^= 1u;
-    }
+    previous = at.slot;
+    at.advance(ring.size);
     if (w.trace.push && ticket.last) {
       TraceSpan& span = w.trace.push[ticket.tile * kTraceLanes];
       span.end = trace_clock();
