@@ -227,17 +227,28 @@ struct TmaEpilogue {
     }(std::make_integer_sequence<int, (GROUPS + 1) / 2>{});
   }
 
-  // Runs the hook once this warpgroup's stores are complete in global memory.
+  // Notify::at_once: runs the hook on every thread once this warpgroup's stores are
+  // complete in global memory.
   template <class Hook>
-  __device__ static void notify(const Hook& hook, const TileInfo& info, int wg) {
-    if constexpr (Hook::kNotifies) {
-      if (info.thread == 0) {
-        cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});
-        cuda::ptx::fence_proxy_async(cuda::ptx::space_global);
-      }
-      ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
-      hook.after_tile(info);
-    }
+  __device__ static void notify_at_once(const Hook& hook, const TileInfo& info, int wg) {
+    if (info.thread == 0) wait_for_stores();
+    ptx::named_barrier_sync(1 + wg, kWarpgroupThreads);
+    hook.after_tile(info);
+  }
+
+  // Notify::during_next_tile, on thread 0: the stores of the warpgroup's part of `tile`
+  // (the last it issued) are waited for, then published.
+  template <class Hook>
+  __device__ static void publish(const Hook& hook, int tile, int wg) {
+    wait_for_stores();
+    hook.publish(tile, wg);
+  }
+
+  // On the thread that issued them: every TMA store complete in global memory, and
+  // ordered before what the thread does next in the generic proxy.
+  __device__ static void wait_for_stores() {
+    cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});
+    cuda::ptx::fence_proxy_async(cuda::ptx::space_global);
   }
 
   // Before the block exits: staging tiles must outlive the stores reading them. Stores
@@ -247,8 +258,7 @@ struct TmaEpilogue {
   __device__ static void drain(int t) {
     if (t != 0) return;
     if constexpr (Hook::kPushesChunks) {
-      cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});
-      cuda::ptx::fence_proxy_async(cuda::ptx::space_global);
+      wait_for_stores();
     } else {
       cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
     }

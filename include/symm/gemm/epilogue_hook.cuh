@@ -3,14 +3,23 @@
 // has stored its part of a tile into C. Fused kernels use it to publish tiles (release a
 // per-tile flag, or push the tile to peers); the default does nothing and costs nothing.
 //
-// Contract when Hook::kNotifies is true: before after_tile() runs, thread 0 of the
-// warpgroup (the one that issued the TMA stores) has waited for them to complete
-// (cp.async.bulk.wait_group 0) and executed fence.proxy.async.global, and the warpgroup
-// has met at a named barrier. A flag release must therefore come from info.thread == 0,
-// with the scope its readers need (system scope when another rank reads it).
+// When a hook hears that a warpgroup's part of a tile is complete in global memory, that
+// is, once thread 0 of the warpgroup (the one that issued the TMA stores) has waited for
+// them (cp.async.bulk.wait_group 0) and executed fence.proxy.async.global:
+//   Notify::never            not at all.
+//   Notify::at_once          the warpgroup meets at a named barrier after that wait, and
+//                            every thread runs after_tile() before the next tile.
+//   Notify::during_next_tile thread 0 alone runs publish(tile, warpgroup) while the
+//                            warpgroup's next tile's wgmmas are in flight (mainloop.cuh
+//                            `midway`), or before the warpgroup finishes, for its last: the
+//                            wait for the stores then idles no tensor core.
+// A flag release must come from thread 0, with the scope its readers need (system scope
+// when another rank reads it).
 #include <cstdint>
 
 namespace symm::gemm {
+
+enum class Notify { never, at_once, during_next_tile };
 
 struct TileInfo {
   // The block's tile id: the scheduler's unit id (grouped order), times the cluster's
@@ -40,10 +49,9 @@ struct TileInfo {
 // worker_finished() after its last stores completed (drain). A hook that records tile
 // timelines reads the clock there; the default does nothing.
 struct NoEpilogueHook {
-  static constexpr bool kNotifies = false;
+  static constexpr Notify kNotify = Notify::never;
   static constexpr bool kPushesChunks = false;
   static constexpr bool kWholeTiles = false;
-  __device__ void after_tile(const TileInfo&) const {}
   __device__ void push_chunk(bool, const std::int32_t (&)[2], const void*) const {}
   __device__ void worker_started(int, int, int) const {}
   __device__ void tile_stored(const TileInfo&) const {}

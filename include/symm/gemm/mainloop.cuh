@@ -66,8 +66,12 @@ struct WgmmaMainloop {
   // One stage's wgmmas stay in flight while the next stage is issued; a stage goes back
   // to the producer once the group that read it has completed. `turn_over`: arrived on
   // once the last stage has landed (ping-pong: the other consumer's go; else null).
+  // `midway()` runs on every thread once, while the wgmmas of the unit's third k-tile (its
+  // last, if it has fewer) are in flight: work that may wait without idling the tensor cores.
+  template <class Midway>
   __device__ static void run(Accumulators& acc, Smem& s, RingPos<Cfg::STAGES>& pos, int k_tiles,
-                             int wg, bool leader, std::uint64_t* turn_over) {
+                             int wg, bool leader, std::uint64_t* turn_over, const Midway& midway) {
+    const int midway_kt = (k_tiles < 3 ? k_tiles : 3) - 1;
     int reading = -1;  // stage whose wgmmas may still be in flight
     for (int kt = 0; kt < k_tiles; ++kt) {
       ptx::mbarrier_wait(&s.full[pos.stage], pos.phase);
@@ -93,6 +97,7 @@ struct WgmmaMainloop {
           }
         }
       ptx::wgmma_commit_group();
+      if (kt == midway_kt) midway();
       ptx::wgmma_wait_group<1>();
       if (leader && reading >= 0) s.release(reading);
       reading = pos.stage;

@@ -41,7 +41,7 @@ struct PersistentGemm {
 
   // Consumer warpgroup wg (0-based) of worker `block` (a block, or a cluster: then `seat`
   // is the block's place in it): accumulate each unit (ping-pong: every other one, the stages of
-  // the others skipped), finish split tiles, store, notify.
+  // the others skipped), finish split tiles, store, notify the hook (epilogue_hook.cuh).
   __device__ static void consume(const WgmmaParams& p, const Hook& hook, Smem& s, int wg,
                                  int block, int workers, ClusterSeat seat) {
     const int t = threadIdx.x % kWarpgroupThreads;
@@ -53,6 +53,13 @@ struct PersistentGemm {
     // The hook's tracing points name the block itself, not its cluster (ranks are consecutive).
     const int own_block = block * Cfg::CLUSTER_BLOCKS + cluster_rank(seat, Cfg::CLUSTER_M);
     hook.worker_started(own_block, wg, t);
+    int unpublished = -1;  // Notify::during_next_tile: the tile whose stores are not yet waited for
+    const auto publish = [&] {
+      if constexpr (Hook::kNotify == Notify::during_next_tile) {
+        if (t == 0 && unpublished >= 0) Epilogue::publish(hook, unpublished, wg);
+        unpublished = -1;
+      }
+    };
     for (int unit = 0; p.sched.next(cursor, workers, w); ++unit) {
       const int k_tiles = w.k_end - w.k_begin;
       std::uint64_t* turn_over = nullptr;
@@ -66,7 +73,7 @@ struct PersistentGemm {
         turn_over = &s.turn[1 - wg];
       }
       Mainloop::zero(acc);
-      Mainloop::run(acc, s, pos, k_tiles, wg, t == 0, turn_over);
+      Mainloop::run(acc, s, pos, k_tiles, wg, t == 0, turn_over, publish);
       // Plans of such configurations, and of hooks that publish whole tiles, are whole
       // tiles (config.hpp, plan.cc, epilogue_hook.cuh): no fixup code in their kernels (it
       // would only cost them registers).
@@ -76,8 +83,10 @@ struct PersistentGemm {
       if (Cfg::CLUSTERED && (info.row0 >= p.m || info.col0 >= p.n)) continue;  // a cluster's tile past M or N
       Epilogue::store(acc, s, p, hook, wg, t, info.row0, info.col0, staging);
       hook.tile_stored(info);
-      Epilogue::notify(hook, info, wg);
+      if constexpr (Hook::kNotify == Notify::at_once) Epilogue::notify_at_once(hook, info, wg);
+      if constexpr (Hook::kNotify == Notify::during_next_tile) unpublished = info.tile;
     }
+    publish();
     Epilogue::template drain<Hook>(t);
     hook.worker_finished(own_block, wg, t);
   }

@@ -17,12 +17,11 @@ namespace symm::ops::detail {
 // stores drain while the warpgroup computes its next tile. A tile split along K is pushed
 // by the unit that finishes it, with the whole sum.
 struct TmaPushHook : TracePoints {
-  static constexpr bool kNotifies = false;
+  static constexpr gemm::Notify kNotify = gemm::Notify::never;
   static constexpr bool kPushesChunks = true;
   static constexpr bool kWholeTiles = false;
   PeerMaps maps;
 
-  __device__ void after_tile(const gemm::TileInfo&) const {}
   __device__ void push_chunk(bool tail, const std::int32_t (&coords)[2], const void* staging) const {
     for (int i = 0; i < maps.count; ++i)
       cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
@@ -33,17 +32,16 @@ struct TmaPushHook : TracePoints {
 // wg_specialization and producer_consumer: once a warpgroup's part of a tile is in the
 // local C (the epilogue waited for its TMA stores and fenced the async proxy), thread 0
 // releases the (tile, warpgroup) flag at device scope with this launch's epoch (a split
-// tile's finishing unit, once it holds the whole sum).
+// tile's finishing unit, once it holds the whole sum). That happens while the warpgroup's
+// next tile is under way, so its tensor cores do not wait for the stores.
 struct TileFlagHook : TracePoints {
-  static constexpr bool kNotifies = true;
+  static constexpr gemm::Notify kNotify = gemm::Notify::during_next_tile;
   static constexpr bool kPushesChunks = false;
   static constexpr bool kWholeTiles = false;
   TileFlags tile_flags;
 
-  __device__ void after_tile(const gemm::TileInfo& info) const {
-    if (info.thread != 0) return;
-    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(
-        tile_flags.flags[info.tile * gemm::kConsumers + info.warpgroup])
+  __device__ void publish(int tile, int warpgroup) const {
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(tile_flags.flags[tile * gemm::kConsumers + warpgroup])
         .store(this_launch_epoch(tile_flags), cuda::memory_order_release);
   }
   __device__ void push_chunk(bool, const std::int32_t (&)[2], const void*) const {}
@@ -53,7 +51,7 @@ struct TileFlagHook : TracePoints {
 // itself (Iris example 07), before it computes its next tile. Whole tiles only: its copy
 // loop beside the code that finishes split tiles spilled (128x192).
 struct CopyToPeersHook : TracePoints {
-  static constexpr bool kNotifies = true;
+  static constexpr gemm::Notify kNotify = gemm::Notify::at_once;
   static constexpr bool kPushesChunks = false;
   static constexpr bool kWholeTiles = true;
   ShardTargets targets;

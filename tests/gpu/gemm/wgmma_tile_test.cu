@@ -32,7 +32,7 @@ __global__ void one_stage_kernel(const __grid_constant__ WgmmaParams p, float* o
   typename Mainloop::Accumulators acc;
   Mainloop::zero(acc);
   RingPos<Cfg::STAGES> pos;
-  Mainloop::run(acc, s, pos, 1, wg, t == 0, nullptr);
+  Mainloop::run(acc, s, pos, 1, wg, t == 0, nullptr, [] {});
   const int row = wg * 64 + 16 * (t / 32) + (t % 32) / 4;
   for (int j = 0; j < Cfg::BLK_N / 8; ++j)
     for (int half = 0; half < 2; ++half)
