@@ -17,12 +17,21 @@ namespace {
 constexpr std::uint64_t kEpoch = 7;
 constexpr int kRowsWritten = 42;
 
-// Block 0 copies: waits for tile 0, then reads the late half's rows. Block 1 publishes:
-// every half but `late` at once, then, 50 us later, writes the late half's rows and
-// publishes it.
+// Block 0 copies: once it has seen a half published, it waits for tile 0, then reads the
+// late half's rows. Block 1 publishes: every half but `late` at once, then, 50 us later,
+// writes the late half's rows and publishes it.
 __global__ void publish_late_half(const __grid_constant__ PushWork w, int late, int* rows, int* read) {
   if (threadIdx.x != 0) return;
   if (blockIdx.x == 0) {
+    // A copier that looks at the tile before any half is published waits for each flag in
+    // turn; the case to test is the one where it finds some published and some not.
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> early(w.tile_flags.flags[late == 0 ? 1 : 0]);
+    const std::uint64_t start = cuda::ptx::get_sreg_globaltimer();
+    while (early.load(cuda::memory_order_relaxed) < kEpoch)
+      if (cuda::ptx::get_sreg_globaltimer() - start > 1'000'000'000) {
+        *read = -1;  // never saw the first half: the publisher did not run
+        return;
+      }
     wait_for_tile(w, 0, kEpoch);
     *read = cuda::atomic_ref<int, cuda::thread_scope_device>(*rows).load(cuda::memory_order_relaxed);
     return;
@@ -61,6 +70,7 @@ TEST_P(LateHalf, ACopierWaitsForEveryHalfOfATile) {
   SYMM_CUDA_CHECK(cudaDeviceSynchronize());
   int read = 0;
   SYMM_CUDA_CHECK(cudaMemcpy(&read, ints + 1, sizeof read, cudaMemcpyDeviceToHost));
+  ASSERT_NE(read, -1) << "the copier never saw the first half published (1 s)";
   EXPECT_EQ(read, kRowsWritten) << "the copier read the rows of half " << GetParam()
                                 << " before that half was published";
   SYMM_CUDA_CHECK(cudaFree(flags));
