@@ -11,9 +11,13 @@
 # AB_BASE_PATCH  a patch (from the repository root) applied to the base worktree: to
 #                compare against another commit than the landed one
 # AB_TESTS       0: skip the op's GPU tests (default 1)
-# AB_SIZES, AB_SETTINGS, AB_VARIANTS, AB_REPEAT, AB_DTYPES: PROXY_SIZES, ... of
+# AB_SIZES, AB_SETTINGS, AB_VARIANTS, AB_REPEAT, AB_DTYPES, AB_ROUNDS: PROXY_SIZES, ... of
 #                gpu-proxy-figures.sh (defaults: six short- and long-K shards given as
-#                global sizes; the plan as made; the copy variants and tma_push; 20)
+#                global sizes; the plan as made; the copy variants and tma_push; 20; bf16;
+#                2 rounds, base new new base)
+# The table gives each contender's mean ratio over the rounds and, with several rounds,
+# their range: a change smaller than the ranges (or than tma_push's move, where the change
+# leaves tma_push alone) is not a measured change.
 # Logs, results JSON and ab.md (the table) in $OUT (default out/ab).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -57,20 +61,28 @@ fi
 OUT=$out PROXY_BUILDS="base:$base_commit:$base/$program new:$new_commit:$program" \
   PROXY_SIZES="${AB_SIZES:-2000 8000 3000;2048 8192 4096;6120 6800 4104;4096 14336 8192;8192 4608 18432;4096 4608 36864}" \
   PROXY_SETTINGS="${AB_SETTINGS:-;}" PROXY_VARIANTS="${AB_VARIANTS:-tma_push,wg_specialization,producer_consumer}" \
-  PROXY_REPEAT="${AB_REPEAT:-20}" PROXY_DTYPES="${AB_DTYPES:-bf16}" \
+  PROXY_REPEAT="${AB_REPEAT:-20}" PROXY_DTYPES="${AB_DTYPES:-bf16}" PROXY_ROUNDS="${AB_ROUNDS:-2}" \
   scripts/gpu-proxy-figures.sh >"$out/proxy-run.log" 2>&1 || rc=1
 echo "proxy runs done, $((SECONDS - start)) s"
-# base against new, one row per (shape, setting, contender).
+# base against new, one row per (shape, setting, contender): mean ratio over the rounds
+# and its range.
 python3 - "$out" <<'EOF' | tee "$out/ab.md"
 import glob, json, os, re, sys
 rows = {}
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "proxy-*-s*-*.json"))):
-    shape, s, label = re.search(r"proxy-\w+-(\d+x\d+x\d+)-s(\d+)-(\w+)\.json$", path).groups()
+    shape, s, label = re.search(r"proxy-\w+-(\d+x\d+x\d+)-s(\d+)-([^-.]+)(?:-r\d+)?\.json$", path).groups()
     for r in json.load(open(path))["rows"]:
         if r["variant"] != "gemm_alone":
-            rows.setdefault((shape, int(s), r["variant"]), {})[label] = (r.get("ratio_vs_gemm_alone"), r.get("valid"))
-def cell(v):
-    return "-" if v is None or v[0] is None else f"{v[0]:.3f}{'' if v[1] is not False else ' INVALID'}"
+            rows.setdefault((shape, int(s), r["variant"]), {}).setdefault(label, []).append(
+                (r.get("ratio_vs_gemm_alone"), r.get("valid")))
+def cell(runs):
+    ratios = [v for v, _ in runs or [] if v is not None]
+    if not ratios:
+        return "-"
+    text = f"{sum(ratios) / len(ratios):.3f}"
+    if len(ratios) > 1:
+        text += f" ({min(ratios):.3f}-{max(ratios):.3f})"
+    return text + (" INVALID" if any(valid is False for _, valid in runs) else "")
 print("| global M x N x K | setting | contender | base / gemm_alone | new / gemm_alone |")
 print("| --- | --- | --- | --- | --- |")
 for (shape, s, variant), d in sorted(rows.items()):

@@ -16,8 +16,11 @@
 #                choice, then "--split_tail 0"); each shape runs every setting back to back
 # PROXY_REPEAT   timed iterations per contender (default 50)
 # PROXY_SIZES    global "M N K" triples, ';' between them (default: Iris's five and 16384^3)
-# Results: proxy-<dtype>-<M>x<N>x<K>-s<setting>[-<label>].json, proxy.log and a table
-# (proxy.md) in $OUT (default out/proxy).
+# PROXY_ROUNDS   launches of each (shape, setting, build), default 1; with several builds
+#                the order of the builds is reversed every other round (A B B A ...), so
+#                that a drift in time falls on each alike
+# Results: proxy-<dtype>-<M>x<N>x<K>-s<setting>[-<label>][-r<round>].json, proxy.log and a
+# table (proxy.md) in $OUT (default out/proxy).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-out/proxy}
@@ -27,26 +30,35 @@ for build in "${builds[@]}"; do
   program=${build#*:*:}
   [ -x "$program" ] || { echo "gpu-proxy-figures: no program at $program: build it first" >&2; exit 2; }
 done
+rounds=${PROXY_ROUNDS:-1}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "gpu-proxy-figures: PROXY_ROUNDS must be a positive count, not '$rounds'" >&2; exit 2; }
 IFS=';' read -r -a settings <<<"${PROXY_SETTINGS:-;--split_tail 0}"
 [ ${#settings[@]} -gt 0 ] || settings=("")
 # Global M N K; the shard is N / 2.
 IFS=';' read -r -a sizes <<<"${PROXY_SIZES:-4096 4608 36864;8192 4608 36864;16384 4608 36864;8192 9216 36864;8192 4608 18432;16384 16384 16384}"
 rc=0
+# One launch for build $1 ("label:commit:program"), setting $2, round $3, on $dtype $m $n $k.
+run_one() {
+  local label=${1%%:*} rest=${1#*:} i=$2 round=$3
+  local commit=${rest%%:*} program=${rest#*:} suffix=${label:+-$label} what=${settings[$2]:-the plan as made}
+  ((rounds > 1)) && suffix+=-r$round && what+=", round $round"
+  echo "== $dtype $m x $n x $k (shard N $((n / 2))) setting $i: $what${label:+, build $label}" | tee -a "$out/proxy.log"
+  # shellcheck disable=SC2086  # a setting is a list of flags
+  SYMM_GIT_COMMIT=$commit timeout -k 10 240 "$program" -r 1 --loopback_peers 1 -m "$m" -n $((n / 2)) -k "$k" \
+    --datatype "$dtype" --variant "${PROXY_VARIANTS:-tma_push,bulk_synchronous}" --no_baselines -v -b \
+    --n_repeat "${PROXY_REPEAT:-50}" ${settings[$i]} -o "$out/proxy-$dtype-${m}x${n}x${k}-s$i$suffix.json" \
+    >>"$out/proxy.log" 2>&1 || { echo "   FAILED (exit $?): see proxy.log"; rc=1; }
+}
 for dtype in ${PROXY_DTYPES:-bf16}; do
   for size in "${sizes[@]}"; do
     read -r m n k <<<"$size"
     for i in "${!settings[@]}"; do
-      for build in "${builds[@]}"; do
-        label=${build%%:*} rest=${build#*:}
-        commit=${rest%%:*} program=${rest#*:}
-        json="$out/proxy-$dtype-${m}x${n}x${k}-s$i${label:+-$label}.json"
-        what=${settings[$i]:-the plan as made}
-        echo "== $dtype $m x $n x $k (shard N $((n / 2))) setting $i: $what${label:+, build $label}" | tee -a "$out/proxy.log"
-        # shellcheck disable=SC2086  # a setting is a list of flags
-        SYMM_GIT_COMMIT=$commit timeout -k 10 240 "$program" -r 1 --loopback_peers 1 -m "$m" -n $((n / 2)) -k "$k" \
-          --datatype "$dtype" --variant "${PROXY_VARIANTS:-tma_push,bulk_synchronous}" --no_baselines -v -b \
-          --n_repeat "${PROXY_REPEAT:-50}" ${settings[$i]} -o "$json" >>"$out/proxy.log" 2>&1 ||
-          { echo "   FAILED (exit $?): see proxy.log"; rc=1; }
+      for ((round = 0; round < rounds; ++round)); do
+        if ((round % 2)); then
+          for ((j = ${#builds[@]} - 1; j >= 0; --j)); do run_one "${builds[j]}" "$i" "$round"; done
+        else
+          for build in "${builds[@]}"; do run_one "$build" "$i" "$round"; done
+        fi
       done
     done
   done
@@ -58,8 +70,8 @@ out, settings = sys.argv[1], sys.argv[2:]
 print("| dtype | shard M x N x K | setting | build | contender | plan | total ms | / gemm_alone | valid |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for path in sorted(glob.glob(os.path.join(out, "proxy-*.json"))):
-    found = re.search(r"-s(\d+)(?:-([^.]+))?\.json$", path)
-    s, label = int(found.group(1)), found.group(2) or "-"
+    found = re.search(r"-s(\d+)(?:-([^.]+?))?(?:-r(\d+))?\.json$", path)
+    s, label = int(found.group(1)), (found.group(2) or "-") + (f" r{found.group(3)}" if found.group(3) else "")
     for r in json.load(open(path))["rows"]:
         plan = r.get("plan") or ""
         cut = re.search(r"(k_splits=\d+(?: of the last \d+ tiles \(\d+ whole\))?|stream-K)", plan)
