@@ -222,6 +222,23 @@ TEST(GemmAllScatter, LoopbackPeersReceiveEveryTile) {
   }
 }
 
+// Copiers that reuse every slot of their ring several times: the other tests give each
+// copier a few pieces, which never lap its 6-8 slots. 2048 pieces of 32 KB (8192 x 4096,
+// K = 64: the GEMM is done at once) over 132 blocks, each piece stored to 7 loopback
+// peers, so the stores are slower than the loads and the loader waits for slots: a slot
+// refilled before its stores have read it would give the peers another piece's rows.
+TEST(GemmAllScatter, CopiersLapTheirRingWithSevenPeers) {
+  SYMM_REQUIRE_GPUS(1);
+  for (ScatterVariant v : {ScatterVariant::bulk_synchronous, ScatterVariant::wg_specialization}) {
+    ScatterCase c = variant_case(v, 1, 2);
+    c.shape = ops::AllScatterShape{8192, 4096, 64, gemm::DType::bf16, gemm::BLayout::nk};
+    c.options.config = gemm::KernelConfig{128, 256, 64, 4};
+    c.options.loopback_peers = ops::kMaxWorld - 1;
+    EXPECT_EQ(run_on_ranks(1, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }), 0)
+        << ops::to_string(v);
+  }
+}
+
 // Tiles split along K are published by the unit that finishes them: the forced last wave
 // split on few blocks (9 tiles on 4 blocks: the ninth split), and the heuristic's split-K
 // of a small long-K shard (8 tiles of 128 K iterations on every SM). Three runs per
