@@ -222,8 +222,9 @@ TEST(GemmAllScatter, LoopbackPeersReceiveEveryTile) {
   }
 }
 
-// Copiers that reuse every slot of their ring several times: the other tests give each
-// copier a few pieces, which never lap its 6-8 slots. 2048 pieces of 32 KB (8192 x 4096,
+// Copiers that reuse every slot of their ring several times while the loads outrun the
+// stores: the other tests give each copier a few pieces, which lap its 6-8 slots once at
+// most, and then behind a slow GEMM. 2048 pieces of 32 KB (8192 x 4096,
 // K = 64: the GEMM is done at once) over 132 blocks, each piece stored to 7 loopback
 // peers, so the stores are slower than the loads and the loader waits for slots: a slot
 // refilled before its stores have read it would give the peers another piece's rows.
