@@ -26,7 +26,7 @@ namespace {
 using json = nlohmann::json;
 
 // Files of another version are ignored: bump it when a key or a recorded choice changes meaning.
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;  // 2: tune keeps the heuristic's plan unless another is 2 % faster
 // How long recording a tuned plan waits for the cache file's lock.
 constexpr std::chrono::seconds kLockWait{5};
 

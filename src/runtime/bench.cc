@@ -115,10 +115,13 @@ BenchResult do_bench(BenchDevice& device, const std::function<void()>& fn,
   return summarize_samples(std::move(samples), options.quantiles);
 }
 
-FastestChoice fastest_of(BenchDevice& device, std::span<const std::function<void()>> candidates, int min_rounds) {
+FastestChoice fastest_of(BenchDevice& device, std::span<const std::function<void()>> candidates, int min_rounds,
+                         double keep_first_within) {
   if (candidates.empty() || min_rounds < 1)
     throw Error(fmt::format("fastest_of: need candidates and min_rounds >= 1 (got {} and {})", candidates.size(),
                             min_rounds));
+  if (!(keep_first_within >= 0 && keep_first_within < 1))
+    throw Error(fmt::format("fastest_of: keep_first_within must be in [0, 1) (got {})", keep_first_within));
   for (const auto& candidate : candidates) candidate();  // lazy loading, first-touch costs
   std::vector<std::vector<double>> samples(candidates.size());
   const auto round = [&] {
@@ -138,6 +141,7 @@ FastestChoice fastest_of(BenchDevice& device, std::span<const std::function<void
     choice.median_ms.push_back(summarize_samples(std::move(samples[i]), {}).median_ms);
     if (choice.median_ms[i] < choice.median_ms[choice.index]) choice.index = i;
   }
+  if (choice.median_ms[choice.index] >= choice.median_ms.front() * (1 - keep_first_within)) choice.index = 0;
   return choice;
 }
 

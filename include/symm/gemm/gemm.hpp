@@ -40,7 +40,8 @@ class Gemm {
   // The fastest of the heuristic's best `candidates` plans, timed over at least
   // `runs_at_least` launches each on `stream` (it writes C; short problems get up to 8x as
   // many, symm/host/bench.hpp's fastest_of): the way cuBLAS users pick among cublasLt's
-  // candidates.
+  // candidates. The heuristic's own plan stays unless another runs at least 2 % faster:
+  // the choice is reused, and noise must not make it.
   // The choice is kept in the plan cache (plan_cache.hpp, SYMM_GEMM_PLAN_CACHE): a later
   // tune of the same problem, by any process or rank, returns it without timing.
   Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = 6, int runs_at_least = 5);

@@ -60,7 +60,9 @@ BenchResult do_bench(BenchDevice& device, const std::function<void()>& fn,
 // candidate alike), each after an L2 flush. At least min_rounds (>= 1); short candidates
 // get more, as many as fit kChoiceBudgetMs of the fastest first sample, up to
 // kMaxChoiceRoundsPerMin x min_rounds, since their samples differ by more than they do.
-// The lowest median wins.
+// The lowest median wins; with keep_first_within > 0 the first candidate (the caller's
+// default) stays chosen unless the winner's median is below the first's by more than that
+// fraction: a choice that is kept and reused is not switched on noise.
 inline constexpr double kChoiceBudgetMs = 0.5;
 inline constexpr int kMaxChoiceRoundsPerMin = 8;
 struct FastestChoice {
@@ -68,7 +70,8 @@ struct FastestChoice {
   int rounds = 0;                 // timed runs per candidate
   std::vector<double> median_ms;  // by candidate
 };
-FastestChoice fastest_of(BenchDevice& device, std::span<const std::function<void()>> candidates, int min_rounds);
+FastestChoice fastest_of(BenchDevice& device, std::span<const std::function<void()>> candidates, int min_rounds,
+                         double keep_first_within = 0);
 
 inline constexpr std::size_t kL2FlushBytes = std::size_t{256} << 20;
 

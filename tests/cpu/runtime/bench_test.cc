@@ -169,9 +169,9 @@ struct ScriptedCandidates {
         clock.trace += static_cast<char>('a' + i);
       });
   }
-  FastestChoice choose(int min_rounds) {
+  FastestChoice choose(int min_rounds, double keep_first_within = 0) {
     FakeDevice device(clock);
-    return fastest_of(device, fns, min_rounds);
+    return fastest_of(device, fns, min_rounds, keep_first_within);
   }
 };
 
@@ -190,6 +190,19 @@ TEST(FastestOf, TheLowestMedianWinsNotTheLowestSampleOrMean) {
   const FastestChoice choice = c.choose(5);
   EXPECT_EQ(choice.index, 1u);
   EXPECT_DOUBLE_EQ(choice.median_ms[0], 1.0);
+}
+
+TEST(FastestOf, TheFirstStaysUnlessAnotherBeatsItByTheMargin) {
+  // b is 1.5 % faster than a, c 3 % faster: within a 2 % margin a stays; beyond it c wins.
+  ScriptedCandidates close({{1.0}, {0.985}});
+  EXPECT_EQ(close.choose(5, 0.02).index, 0u);
+  ScriptedCandidates clear({{1.0}, {0.985}, {0.97}});
+  EXPECT_EQ(clear.choose(5, 0.02).index, 2u);
+  ScriptedCandidates no_margin({{1.0}, {0.985}});
+  EXPECT_EQ(no_margin.choose(5).index, 1u);  // the default: the lowest median, however close
+  ScriptedCandidates bad({{1.0}, {0.5}});
+  EXPECT_THROW(bad.choose(5, 1.0), Error);
+  EXPECT_THROW(bad.choose(5, -0.1), Error);
 }
 
 TEST(FastestOf, ShortCandidatesGetMoreRoundsUpToABound) {
