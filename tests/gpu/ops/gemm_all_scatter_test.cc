@@ -235,7 +235,9 @@ TEST(GemmAllScatter, CopiersLapTheirRingWithSevenPeers) {
     c.shape = ops::AllScatterShape{8192, 4096, 64, gemm::DType::bf16, gemm::BLayout::nk};
     c.options.config = gemm::KernelConfig{128, 256, 64, 4};
     c.options.loopback_peers = ops::kMaxWorld - 1;
-    EXPECT_EQ(run_on_ranks(1, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }), 0)
+    // 8 copies of the 64 MB C and two input sets' references: more than the tests' default heap.
+    constexpr std::size_t kHeapBytes = std::size_t{1} << 30;
+    EXPECT_EQ(run_on_ranks(1, [&](Runtime& rt) { return all_scatter_matches_gemm_alone(rt, c); }, kHeapBytes), 0)
         << ops::to_string(v);
   }
 }
