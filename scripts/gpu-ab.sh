@@ -66,27 +66,6 @@ OUT=$out PROXY_BUILDS="base:$base_commit:$base/$program new:$new_commit:$program
 echo "proxy runs done, $((SECONDS - start)) s"
 # base against new, one row per (shape, setting, contender): mean ratio over the rounds
 # and its range.
-python3 - "$out" <<'EOF' | tee "$out/ab.md"
-import glob, json, os, re, sys
-rows = {}
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "proxy-*-s*-*.json"))):
-    shape, s, label = re.search(r"proxy-\w+-(\d+x\d+x\d+)-s(\d+)-([^-.]+)(?:-r\d+)?\.json$", path).groups()
-    for r in json.load(open(path))["rows"]:
-        if r["variant"] != "gemm_alone":
-            rows.setdefault((shape, int(s), r["variant"]), {}).setdefault(label, []).append(
-                (r.get("ratio_vs_gemm_alone"), r.get("valid")))
-def cell(runs):
-    ratios = [v for v, _ in runs or [] if v is not None]
-    if not ratios:
-        return "-"
-    text = f"{sum(ratios) / len(ratios):.3f}"
-    if len(ratios) > 1:
-        text += f" ({min(ratios):.3f}-{max(ratios):.3f})"
-    return text + (" INVALID" if any(valid is False for _, valid in runs) else "")
-print("| global M x N x K | setting | contender | base / gemm_alone | new / gemm_alone |")
-print("| --- | --- | --- | --- | --- |")
-for (shape, s, variant), d in sorted(rows.items()):
-    print(f"| {shape} | s{s} | {variant} | {cell(d.get('base'))} | {cell(d.get('new'))} |")
-EOF
+tools/report/proxy-table ab "$out" | tee "$out/ab.md"
 git worktree remove -f "$base" >/dev/null 2>&1
 exit $rc

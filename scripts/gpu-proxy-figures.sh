@@ -64,24 +64,5 @@ for dtype in ${PROXY_DTYPES:-bf16}; do
   done
 done
 # One row per contender: shape, setting, build, plan, time, ratio to gemm_alone of the same run.
-python3 - "$out" "${settings[@]}" <<'EOF' | tee "$out/proxy.md"
-import glob, json, os, re, sys
-out, settings = sys.argv[1], sys.argv[2:]
-print("| dtype | shard M x N x K | setting | build | contender | plan | total ms | / gemm_alone | valid |")
-print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-for path in sorted(glob.glob(os.path.join(out, "proxy-*.json"))):
-    found = re.search(r"-s(\d+)(?:-([^.]+?))?(?:-r(\d+))?\.json$", path)
-    s, label = int(found.group(1)), (found.group(2) or "-") + (f" r{found.group(3)}" if found.group(3) else "")
-    for r in json.load(open(path))["rows"]:
-        plan = r.get("plan") or ""
-        cut = re.search(r"(k_splits=\d+(?: of the last \d+ tiles \(\d+ whole\))?|stream-K)", plan)
-        # The configuration's full name (schedule and cluster too) as the plan line gives it.
-        name = re.search(r"\b(\d+x\d+x\d+s\d+\S*)", plan.split(";")[0])
-        tile = name.group(1) if name else "-"
-        blocks = " ".join(re.findall(r"\b(?:gemm|comm)_sms=\d+", plan.split(";")[0]))
-        ratio = r.get("ratio_vs_gemm_alone")
-        print(f"| {r['dtype']} | {r['m']} x {r['n']} x {r['k']} | {settings[s] or 'plan'} | {label} | {r['variant']} | "
-              f"{tile} {cut.group(1) if cut else ''} {blocks} | {r['total_ms']:.4f} | "
-              f"{'-' if ratio is None else f'{ratio:.3f}'} | {r.get('valid')} |")
-EOF
+tools/report/proxy-table runs "$out" "${settings[@]}" | tee "$out/proxy.md"
 exit $rc

@@ -1,0 +1,109 @@
+"""The GPU machine's scripts, checked without a GPU: each device call is scarce, so a
+script that cannot start (no execute bit, a syntax error) or mislabels its runs must fail
+here. The proxy's GPU program is replaced by a stub that writes result files."""
+import json
+import os
+import stat
+import subprocess
+import tempfile
+import textwrap
+import unittest
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+SCRIPTS = os.path.join(ROOT, "scripts")
+
+# Writes what the program writes with -o: one row per contender asked for and gemm_alone.
+# A build's ratios are 1.10 ("aaa") or 1.05 (other commits), plus 0.01 per earlier launch of
+# that build (so rounds differ); --fail_validation marks its rows invalid.
+STUB = textwrap.dedent("""\
+    #!/usr/bin/env python3
+    import json, os, sys
+    a = sys.argv
+    value = lambda flag: a[a.index(flag) + 1]
+    commit = os.environ.get("SYMM_GIT_COMMIT", "")
+    counter = os.path.join(os.path.dirname(value("-o")), "launches-" + commit)
+    count = int(open(counter).read()) if os.path.exists(counter) else 0
+    open(counter, "w").write(str(count + 1))
+    ratio = (1.10 if commit == "aaa" else 1.05) + 0.01 * count
+    rows = [{"variant": v, "dtype": value("--datatype"), "m": int(value("-m")), "n": int(value("-n")),
+             "k": int(value("-k")), "plan": "128x256x64s4 k_splits=1 gemm_sms=128 comm_sms=4", "total_ms": 1.0,
+             "ratio_vs_gemm_alone": 1.0 if v == "gemm_alone" else round(ratio, 3),
+             "valid": None if v == "gemm_alone" else "--fail_validation" not in a}
+            for v in value("--variant").split(",") + ["gemm_alone"]]
+    json.dump({"rows": rows}, open(value("-o"), "w"))
+""")
+
+
+class DeviceScripts(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.stub = os.path.join(self.tmp.name, "program")
+        with open(self.stub, "w") as f:
+            f.write(STUB)
+        os.chmod(self.stub, os.stat(self.stub).st_mode | stat.S_IXUSR)
+        self.out = os.path.join(self.tmp.name, "out")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def proxy(self, **env):
+        """Runs gpu-proxy-figures.sh on one shape with the stub; returns (exit code, output)."""
+        full = dict(os.environ, OUT=self.out, PROXY_SIZES="2000 8000 3000", PROXY_SETTINGS=";",
+                    PROXY_VARIANTS="tma_push,wg_specialization")
+        full.update(env)
+        p = subprocess.run([os.path.join(SCRIPTS, "gpu-proxy-figures.sh")], env=full, capture_output=True,
+                           text=True, timeout=60)
+        return p.returncode, p.stdout + p.stderr
+
+    def test_every_script_is_executable_and_parses(self):
+        names = sorted(n for n in os.listdir(SCRIPTS) if n.endswith(".sh"))
+        self.assertIn("gpu-ab.sh", names)
+        for name in names:
+            path = os.path.join(SCRIPTS, name)
+            self.assertTrue(os.access(path, os.X_OK), f"{name} has no execute bit: a device call cannot run it")
+            p = subprocess.run(["bash", "-n", path], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, f"{name}: {p.stderr}")
+
+    def test_rounds_alternate_the_builds_and_the_table_gives_mean_and_range(self):
+        code, output = self.proxy(PROXY_BUILDS=f"base:aaa:{self.stub} new:bbb:{self.stub}", PROXY_ROUNDS="3")
+        self.assertEqual(code, 0, output)
+        with open(os.path.join(self.out, "proxy.log")) as f:
+            order = [line.rsplit("build ", 1)[1].strip() for line in f if line.startswith("==")]
+        self.assertEqual(order, ["base", "new", "new", "base", "base", "new"])
+        files = sorted(n for n in os.listdir(self.out) if n.endswith(".json"))
+        self.assertEqual(files, [f"proxy-bf16-2000x8000x3000-s0-{b}-r{r}.json" for b in ("base", "new")
+                                 for r in range(3)])
+        table = subprocess.run([os.path.join(ROOT, "tools", "report", "proxy-table"), "ab", self.out],
+                               capture_output=True, text=True)
+        self.assertEqual(table.returncode, 0, table.stderr)
+        # Three launches per build: base 1.10, 1.11, 1.12; new 1.05, 1.06, 1.07.
+        self.assertIn("| 2000x8000x3000 | s0 | tma_push | 1.110 (1.100-1.120) | 1.060 (1.050-1.070) |",
+                      table.stdout)
+        with open(os.path.join(self.out, "proxy.md")) as f:
+            runs = f.read()
+        self.assertIn("| bf16 | 2000 x 4000 x 3000 | plan | base r2 | wg_specialization | "
+                      "128x256x64s4 k_splits=1 gemm_sms=128 comm_sms=4 | 1.0000 | 1.120 | True |", runs)
+
+    def test_an_invalid_run_is_marked_in_the_ab_table(self):
+        code, output = self.proxy(PROXY_BUILDS=f"base:aaa:{self.stub} new:bbb:{self.stub}",
+                                  PROXY_SETTINGS="--fail_validation")
+        self.assertEqual(code, 0, output)
+        table = subprocess.run([os.path.join(ROOT, "tools", "report", "proxy-table"), "ab", self.out],
+                               capture_output=True, text=True)
+        self.assertIn("| 1.050 INVALID |", table.stdout)
+
+    def test_bad_rounds_and_missing_programs_are_refused(self):
+        code, output = self.proxy(PROXY_PROGRAM=self.stub, PROXY_ROUNDS="0")
+        self.assertEqual(code, 2)
+        self.assertIn("PROXY_ROUNDS must be a positive count", output)
+        code, output = self.proxy(PROXY_PROGRAM=os.path.join(self.tmp.name, "absent"))
+        self.assertEqual(code, 2)
+        self.assertIn("build it first", output)
+        for args in (["ab"], ["nonsense", self.out], ["ab", os.path.join(self.tmp.name, "absent")]):
+            p = subprocess.run([os.path.join(ROOT, "tools", "report", "proxy-table"), *args], capture_output=True,
+                               text=True)
+            self.assertEqual(p.returncode, 2, args)
+
+
+if __name__ == "__main__":
+    unittest.main()
