@@ -23,6 +23,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 base_commit=${1:?usage: $0 <base commit> <new commit>}
 new_commit=${2:?usage: $0 <base commit> <new commit>}
+# Refused before the builds, not after them (the proxy script checks it again).
+[[ ${AB_ROUNDS:-2} =~ ^[1-9][0-9]*$ ]] || { echo "gpu-ab: AB_ROUNDS must be a positive count, not '$AB_ROUNDS'" >&2; exit 2; }
 out=${OUT:-out/ab}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

@@ -200,7 +200,10 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
   go.operand_copies = !fused;  // the fused kernels read A and B and write C in place
   const gemm::GemmProblem shard = shard_problem(shape, world);
 
-  // Blocks: who computes, who pushes.
+  // Blocks: who computes, who pushes. One rank pushes only into loopback buffers, where
+  // the copy blocks are what the GEMM's waves spare; towards peers on other GPUs, as many
+  // as keep pace with the GEMM.
+  const bool loopback = world == 1;
   int gemm_sms = o.gemm_sms > 0 ? o.gemm_sms : sm_count;
   int grid = 0;
   switch (plan.variant) {
@@ -209,7 +212,7 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
       // Iris's rule (the largest power of two below the grid computes), with more comm
       // blocks where that many would fall behind the GEMM; into loopback buffers, what the
       // GEMM's waves spare.
-      if (o.gemm_sms == 0 && world == 1 && grid > 1) {
+      if (o.gemm_sms == 0 && loopback && grid > 1) {
         gemm_sms = grid - loopback_copy_blocks(shard, go, limits, grid);
         plan.reason += loopback_copy_blocks_note(grid - gemm_sms, "num_sms - gemm_sms");
       } else if (o.gemm_sms == 0) {
@@ -230,12 +233,12 @@ AllScatterPlan make_plan(const AllScatterShape& shape, const GemmAllScatterOptio
       // Given: as given. Else Iris's 8, or more to keep pace, but no more than the SMs a
       // given gemm_sms leaves (one that leaves fewer than 8 is refused below); into
       // loopback buffers, what the GEMM's waves spare.
-      const bool loopback = o.gemm_sms == 0 && world == 1 && sm_count > 1;
-      int comm = std::max(kDefaultCommSms, copy_blocks_to_keep_pace(shape, world, plan.peers, sm_count));
+      const bool spare = o.gemm_sms == 0 && loopback && sm_count > 1;
+      int comm = spare ? loopback_copy_blocks(shard, go, limits, sm_count)
+                       : std::max(kDefaultCommSms, copy_blocks_to_keep_pace(shape, world, plan.peers, sm_count));
       if (o.gemm_sms > 0) comm = std::max(kDefaultCommSms, std::min(comm, sm_count - o.gemm_sms));
-      if (loopback) comm = loopback_copy_blocks(shard, go, limits, sm_count);
       plan.comm_sms = o.comm_sms > 0 ? o.comm_sms : std::min(comm, sm_count - 1);
-      if (o.comm_sms == 0 && loopback)
+      if (o.comm_sms == 0 && spare)
         plan.reason += loopback_copy_blocks_note(plan.comm_sms, "comm_sms");
       else if (o.comm_sms == 0 && plan.comm_sms > kDefaultCommSms)
         plan.reason += copy_blocks_note(plan.comm_sms, kDefaultCommSms, "comm_sms");

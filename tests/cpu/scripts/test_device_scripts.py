@@ -99,6 +99,11 @@ class DeviceScripts(unittest.TestCase):
         code, output = self.proxy(PROXY_PROGRAM=os.path.join(self.tmp.name, "absent"))
         self.assertEqual(code, 2)
         self.assertIn("build it first", output)
+        # gpu-ab.sh refuses bad rounds before it builds anything.
+        p = subprocess.run([os.path.join(SCRIPTS, "gpu-ab.sh"), "base", "new"], env=dict(os.environ, AB_ROUNDS="0"),
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("AB_ROUNDS must be a positive count", p.stderr)
         for args in (["ab"], ["nonsense", self.out], ["ab", os.path.join(self.tmp.name, "absent")]):
             p = subprocess.run([os.path.join(ROOT, "tools", "report", "proxy-table"), *args], capture_output=True,
                                text=True)
