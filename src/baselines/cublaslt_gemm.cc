@@ -113,7 +113,8 @@ CublasLtGemm::CublasLtGemm(const gemm::GemmProblem& p, cudaStream_t stream, cons
     algo_ = results[pick].algo;
     candidates_ = static_cast<int>(results.size());
     const std::size_t refused = results.size() - competing.size();
-    chosen_ = fmt::format("algo {} of {}{}", pick, candidates_,
+    chosen_config_ = describe(algo_);
+    chosen_ = fmt::format("algo {} of {} ({}){}", pick, candidates_, chosen_config_.name(),
                           refused ? fmt::format(", {} refused: wrong output", refused) : "");
   } catch (...) {
     release();

@@ -116,7 +116,7 @@ std::string tflops_cell(const GemmShape& s, const Contender& ct) {
 }
 
 // The table row of one problem, then a line per contender that was not timed, saying why.
-void print_row(const GemmShape& s, gemm::DType dtype, const gemm::Plan& plan,
+void print_row(const GemmShape& s, gemm::DType dtype, const gemm::Plan& plan, const std::string& lt_config,
                const std::vector<Contender>& contenders, std::optional<double> ratio,
                const baselines::Tolerance& tol) {
   // "sk": stream-K; "t3": the last wave's tiles split 3 ways (the others whole).
@@ -126,10 +126,10 @@ void print_row(const GemmShape& s, gemm::DType dtype, const gemm::Plan& plan,
   std::optional<double> spread;  // of ours and cublasLt, where timed
   for (const Contender* ct : {&contenders[0], &contenders[1]})
     if (ct->valid()) spread = std::max(spread.value_or(0.0), ct->spread());
-  fmt::print("{:>6} {:>6} {:>6} {:>2} {:>5} {:>14} {:>3} {} {} {:>6} {:>6}", s.m, s.n, s.k, s.world,
+  fmt::print("{:>6} {:>6} {:>6} {:>2} {:>5} {:>14} {:>3} {} {} {:>6} {:>6} {:>16}", s.m, s.n, s.k, s.world,
              gemm::to_string(dtype), gemm::to_string(plan.config), split, tflops_cell(s, contenders[0]),
              tflops_cell(s, contenders[1]), ratio ? fmt::format("{:.3f}", *ratio) : "-",
-             spread ? fmt::format("{:.3f}", *spread) : "-");
+             spread ? fmt::format("{:.3f}", *spread) : "-", lt_config);
   for (std::size_t i = 2; i < contenders.size(); ++i) fmt::print(" {}", tflops_cell(s, contenders[i]));
   fmt::print("\n");
   for (const auto& ct : contenders)
@@ -229,6 +229,12 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   for (std::size_t i = 0; i < fewer_plans.size(); ++i)
     impls[contenders[2 + i].name]["plan"] = gemm::describe(p, fewer_plans[i]);
   impls["cublaslt"]["algo"] = lt.chosen();
+  const baselines::CublasLtConfig& lt_config = lt.chosen_config();
+  impls["cublaslt"]["config"] = lt_config.name();
+  impls["cublaslt"]["algo_config"] = {{"algo_id", lt_config.algo_id},     {"tile", lt_config.tile},
+                                      {"stages", lt_config.stages},       {"cluster", lt_config.cluster},
+                                      {"k_splits", lt_config.k_splits},   {"reduction", lt_config.reduction},
+                                      {"swizzle", lt_config.swizzle},     {"custom_option", lt_config.custom_option}};
   out.row = {{"m", s.m}, {"n", s.n}, {"k", s.k}, {"world", s.world}, {"dtype", gemm::to_string(dtype)},
              {"layout", gemm::to_string(o.layout)}, {"seed", seed}, {"valid", out.valid},
              {"tolerance", {{"rtol", tol.rtol}, {"atol", tol.atol}}},
@@ -236,7 +242,7 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
              {"ratio_paired", out.paired ? json(*out.paired) : json(nullptr)}, {"first_by_repeat", first_by_repeat},
              {"impls", impls}};
 
-  print_row(s, dtype, plan, contenders, out.ratio, tol);
+  print_row(s, dtype, plan, lt_config.name(), contenders, out.ratio, tol);
   std::fflush(stdout);
   return out;
 }
@@ -274,8 +280,8 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
   CudaBenchDevice device(stream);
   ResultsWriter results(collect_run_info(argc, argv, device_id));
 
-  fmt::print("{:>6} {:>6} {:>6} {:>2} {:>5} {:>14} {:>3} {:>8} {:>8} {:>6} {:>6}", "M", "N", "K", "w",
-             "dtype", "ours config", "spl", "ours TF", "cuBLAS", "ratio", "spread");
+  fmt::print("{:>6} {:>6} {:>6} {:>2} {:>5} {:>14} {:>3} {:>8} {:>8} {:>6} {:>6} {:>16}", "M", "N", "K", "w",
+             "dtype", "ours config", "spl", "ours TF", "cuBLAS", "ratio", "spread", "cuBLAS config");
   for (int f : o.fewer_sms) fmt::print(" {:>8}", fmt::format("{}SM TF", limits.sm_count - f));
   fmt::print("\n");
 

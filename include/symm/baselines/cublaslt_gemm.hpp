@@ -16,6 +16,22 @@
 
 namespace symm::baselines {
 
+// What a cuBLASLt algorithm runs, in symm::gemm's terms. cuBLASLt computes our row-major
+// C = A * B as its column-major C^T = B^T * A^T, so its tile's and cluster's first extent
+// is our N; here they read as ours, M first, to compare with our configurations.
+struct CublasLtConfig {
+  int algo_id = -1;
+  std::string tile;       // "128x72": rows (M) x columns (N) of C per block; "undefined"
+  std::string stages;     // "64x4": K elements per stage x stages (or "64xAUTO"); "undefined"
+  std::string cluster;    // "2x4": blocks along M x along N sharing operands; "auto"
+  int k_splits = 1;       // split-K parts, added up by `reduction`
+  std::string reduction;  // none, inplace, compute_type, output_type
+  std::uint32_t swizzle = 0, custom_option = 0;
+  // "128x72x64s4c2x4" (our configurations' form), then "-k3" if K is split 3 ways.
+  std::string name() const;
+};
+CublasLtConfig describe(const cublasLtMatmulAlgo_t& algo);
+
 class CublasLtGemm {
  public:
   // Prepares C = A * B for the sizes, leading dimensions, layouts and types of `p`
@@ -36,7 +52,9 @@ class CublasLtGemm {
   void run(const void* a, const void* b, void* c, cudaStream_t stream) const;
 
   int candidates() const { return candidates_; }
-  const std::string& chosen() const { return chosen_; }  // "algo i of n[, r refused: wrong output]"
+  // "algo i of n (<config name>)[, r refused: wrong output]"
+  const std::string& chosen() const { return chosen_; }
+  const CublasLtConfig& chosen_config() const { return chosen_config_; }
 
  private:
   static constexpr std::size_t kWorkspaceBytes = std::size_t{64} << 20;
@@ -53,6 +71,7 @@ class CublasLtGemm {
   std::uint32_t align_a_ = 0, align_b_ = 0, align_c_ = 0;  // bytes; ours (row-major) names
   int candidates_ = 0;
   std::string chosen_;
+  CublasLtConfig chosen_config_;
 };
 
 // The largest power of two up to 256 that divides `address` (256 for null): the
