@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 
@@ -19,7 +20,8 @@ struct FallbackCandidate {
   double efficiency;
   int blocks_per_sm;
 };
-// The fallback's grid is (tile columns, tile rows, splits): CUDA allows 65535 in z.
+// The fallback's grid is (tile columns, tile rows, splits): CUDA allows 65535 in y and z.
+constexpr int kMaxGridY = 65535;
 constexpr int kMaxGridZ = 65535;
 constexpr FallbackCandidate kFallbackCandidates[] = {
     {FallbackConfig::desc, 1.0, FallbackConfig::BLOCKS_PER_SM},
@@ -52,7 +54,7 @@ Plan fallback_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimit
                    std::string reason) {
   Plan plan;
   plan.kind = KernelKind::fallback;
-  plan.aligned_loads = aligned16(p.a) && aligned16(p.b) && p.lda % 8 == 0 && p.ldb % 8 == 0;
+  plan.aligned_loads = fallback_loads_aligned(p);
   plan.reason = std::move(reason);
   double best_cost = std::numeric_limits<double>::max();
   for (const auto& cand : kFallbackCandidates) {
@@ -73,6 +75,14 @@ Plan fallback_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimit
                             "fallback configuration for B as {} (built: {} for both layouts, {} for N x K)",
                             to_string(*o.config), to_string(p.b_layout), to_string(FallbackConfig::desc),
                             to_string(FallbackNarrowConfig::desc)));
+  // Row tiles are the grid's y extent (launch_fallback.cuh).
+  if (plan.sched.tiles_m > kMaxGridY)
+    throw Error(fmt::format("symm gemm: M={} is {} row tiles of {} for the mma.sync fallback, whose grid takes at "
+                            "most {} (M up to {}): run it with WGMMA on a Hopper GPU (unset "
+                            "SYMM_GEMM_FORCE_FALLBACK; SYMM_GEMM_OPERAND_COPIES=1 for operands TMA cannot read), "
+                            "or split M",
+                            p.m, plan.sched.tiles_m, plan.config.blk_m, kMaxGridY,
+                            std::int64_t(kMaxGridY) * plan.config.blk_m));
   plan.reason += clamp_notes(o, plan, d);
   return plan;
 }

@@ -105,36 +105,50 @@ Gemm::Gemm(GemmOptions options)
   limits_ = query_device_limits(device_);
 }
 
-Gemm::~Gemm() {
-  if (workspace_) warn_on_cuda_error(cudaFree(workspace_), "cudaFree(gemm workspace)");
-}
+Gemm::~Gemm() = default;
 
 std::string Gemm::failure_report() const {
   return describe(read_wait_record(wait_record_.host()));
 }
 
-void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream) {
+// At least `bytes` of `buffer` for a launch on `stream`. A larger buffer replaces a
+// smaller one, which is freed unless a captured graph uses it (kept until the Gemm goes).
+// New counters are zeroed; from then on every launch leaves them zero. No memory can be
+// allocated while the stream is captured: a plan that needs more must run once before.
+void* Gemm::reserve(GrowingScratch& buffer, std::size_t bytes, bool zeroed, const char* what, cudaStream_t stream,
+                    bool capturing) {
+  if (bytes > buffer.bytes) {
+    if (capturing)
+      throw Error(fmt::format(
+          "symm gemm: the plan needs {} bytes of {}, more than this Gemm has allocated ({}), and the stream is "
+          "being captured into a graph, where no memory can be allocated: run the plan once before the capture "
+          "(Gemm::run, then synchronise), so that the Gemm holds what the graph will use",
+          bytes, what, buffer.bytes));
+    DeviceBuffer grown(bytes, fmt::format("gemm {}, {} bytes: to need none, set SYMM_GEMM_SPLITS=1 "
+                                          "SYMM_GEMM_STREAM_K=0 and give A, B and C 16-byte aligned rows of a "
+                                          "multiple of 128 bytes",
+                                          what, bytes));
+    if (zeroed) check_cuda(cudaMemsetAsync(grown.get(), 0, bytes, stream), "cudaMemsetAsync(gemm split-K counters)");
+    if (buffer.captured) retired_.push_back(std::move(buffer.memory));
+    buffer = GrowingScratch{std::move(grown), bytes, false};
+  }
+  buffer.captured = buffer.captured || capturing;
+  return buffer.memory.get();
+}
+
+void Gemm::prepare_workspace(const Plan& plan, SplitKWorkspace& ws, std::uint8_t*& scratch, cudaStream_t stream) {
   const WorkspaceLayout layout = workspace_layout(plan);
-  if (layout.total() > workspace_bytes_) {
-    if (workspace_) check_cuda(cudaFree(workspace_), "cudaFree(gemm workspace)");
-    workspace_ = nullptr;
-    workspace_bytes_ = 0;
-    check_cuda(cudaMalloc(&workspace_, layout.total()), "cudaMalloc(gemm workspace)",
-                       "set SYMM_GEMM_SPLITS=1 SYMM_GEMM_STREAM_K=0 to run without split-K scratch, or "
-                       "give A, B and C 16-byte aligned rows of a multiple of 128 bytes to need no copies");
-    workspace_bytes_ = layout.total();
-    counter_region_ = 0;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  check_cuda(cudaStreamIsCapturing(stream, &capture), "cudaStreamIsCapturing");
+  const bool capturing = capture != cudaStreamCaptureStatusNone;
+  if (layout.counter_bytes > 0)
+    ws.counters =
+        static_cast<int*>(reserve(counters_, layout.counter_bytes, true, "split-K counters", stream, capturing));
+  if (layout.scratch_bytes() > 0) {
+    scratch = static_cast<std::uint8_t*>(
+        reserve(scratch_, layout.scratch_bytes(), false, "split-K partials and operand copies", stream, capturing));
+    ws.partials = reinterpret_cast<float*>(scratch);
   }
-  // Counters start at zero; the finishing unit of each tile resets the ones it consumed,
-  // so they stay zero between launches of the same layout. Another layout may have put
-  // partials where these counters live: zero them again.
-  if (layout.counter_bytes != counter_region_) {
-    check_cuda(cudaMemsetAsync(workspace_, 0, layout.counter_bytes, stream),
-                       "cudaMemsetAsync(gemm split-K counters)");
-    counter_region_ = layout.counter_bytes;
-  }
-  ws.counters = static_cast<int*>(workspace_);
-  ws.partials = reinterpret_cast<float*>(static_cast<char*>(workspace_) + layout.counter_bytes);
 }
 
 const OperandMaps& Gemm::operand_maps(const GemmProblem& launched, const KernelConfig& config) {
@@ -198,7 +212,8 @@ void Gemm::enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream) 
   if (plan.kind == KernelKind::fallback) {
     FallbackParams params{p.a,   p.b,   p.c,   int(p.m), int(p.n), int(p.k),
                           p.lda, p.ldb, p.ldc, plan.sched.k_splits, {}};
-    if (workspace_bytes(plan) > 0) prepare_workspace(plan, params.splitk, stream);
+    std::uint8_t* scratch = nullptr;
+    if (workspace_bytes(plan) > 0) prepare_workspace(plan, params.splitk, scratch, stream);
     detail::launch_fallback(p.in_dtype, p.out_dtype, p.b_layout, plan.config, plan.aligned_loads, params,
                             stream);
     return;
@@ -206,10 +221,7 @@ void Gemm::enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream) 
   WgmmaParams params;
   const WorkspaceLayout layout = workspace_layout(plan);
   std::uint8_t* scratch = nullptr;
-  if (layout.total() > 0) {
-    prepare_workspace(plan, params.splitk, stream);
-    scratch = static_cast<std::uint8_t*>(workspace_);
-  }
+  if (layout.total() > 0) prepare_workspace(plan, params.splitk, scratch, stream);
   const OperandCopies& copies = plan.copies;
   const GemmProblem q = with_copies(p, copies, scratch + layout.copy_a_offset(),
                                     scratch + layout.copy_b_offset(), scratch + layout.copy_c_offset());

@@ -57,6 +57,11 @@ OperandCopies required_copies(const GemmProblem& p) {
   return copies;
 }
 
+OperandCopies every_copy(const GemmProblem& p) {
+  const Operands ops(p);
+  return OperandCopies{ops.a.copy(), ops.b.copy(), ops.c.copy()};
+}
+
 OperandCopies straddle_copies(const GemmProblem& p) {
   const Operands ops(p);
   OperandCopies copies = required_copies(p);

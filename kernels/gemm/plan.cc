@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <tuple>
 
 #include "copy_choice.hpp"
 #include "cost_model.hpp"
@@ -406,14 +407,47 @@ WorkspaceLayout workspace_layout(const Plan& plan) {
   return layout;
 }
 
+namespace {
+
+// Where the plan's copies of operands (made for another problem) do not fit p's: a copy
+// of another shape overruns its scratch or leaves rows uncopied, and an operand TMA cannot
+// read that the plan does not copy fails to launch.
+std::string copies_mismatch(const GemmProblem& p, const OperandCopies& planned) {
+  const OperandCopies needed = required_copies(p), shapes = every_copy(p);
+  for (auto [name, plan_copy, need, shape] :
+       {std::tuple{"A", planned.a, needed.a, shapes.a}, {"B", planned.b, needed.b, shapes.b},
+        {"C", planned.c, needed.c, shapes.c}}) {
+    if (plan_copy.needed() && (plan_copy.rows != shape.rows || plan_copy.row_bytes != shape.row_bytes))
+      return fmt::format("the plan copies {} as {} rows of {} bytes, but this problem's {} has {} rows of {} bytes",
+                         name, plan_copy.rows, plan_copy.row_bytes, name, shape.rows, shape.row_bytes);
+    if (need.needed() && !plan_copy.needed())
+      return fmt::format("this problem's {} has a pointer or row stride that is not 16-byte aligned, which TMA "
+                         "cannot read, and the plan makes no copy of it",
+                         name);
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string plan_mismatch(const GemmProblem& p, const Plan& plan) {
   const KernelConfig& c = plan.config;
   const TileScheduler want = TileScheduler::make(p.m, p.n, p.k, c.unit_rows(), c.unit_cols(), c.blk_k, 1, 1);
   const TileScheduler& s = plan.sched;
-  if (want.tiles_m == s.tiles_m && want.tiles_n == s.tiles_n && want.k_iters == s.k_iters) return {};
-  return fmt::format("the plan has {} x {} tiles of {} K iterations; M={} N={} K={} needs {} x {} of {}: "
-                     "make the plan for this problem (Gemm::plan or tune)",
-                     s.tiles_m, s.tiles_n, s.k_iters, p.m, p.n, p.k, want.tiles_m, want.tiles_n, want.k_iters);
+  std::string why;
+  if (want.tiles_m != s.tiles_m || want.tiles_n != s.tiles_n || want.k_iters != s.k_iters)
+    why = fmt::format("the plan has {} x {} tiles of {} K iterations; M={} N={} K={} needs {} x {} of {}", s.tiles_m,
+                      s.tiles_n, s.k_iters, p.m, p.n, p.k, want.tiles_m, want.tiles_n, want.k_iters);
+  else if (plan.kind == KernelKind::fallback && !fallback_takes(c, p.b_layout))
+    why = fmt::format("the plan's fallback configuration {} does not take B as {}", to_string(c),
+                      to_string(p.b_layout));
+  else if (plan.kind == KernelKind::fallback && plan.aligned_loads && !detail::fallback_loads_aligned(p))
+    why = "the plan loads A and B 16 bytes at a time, but this problem's A or B (pointer or row stride) is not "
+          "16-byte aligned";
+  else if (plan.kind == KernelKind::wgmma)
+    why = copies_mismatch(p, plan.copies);
+  if (why.empty()) return {};
+  return why + ": make the plan for this problem (Gemm::plan or tune)";
 }
 
 std::string decomposition(const TileScheduler& s) {

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "symm/host/log.hpp"
 #include "symm/host/unique_fd.hpp"
@@ -26,13 +27,20 @@ namespace {
 using json = nlohmann::json;
 
 // Files of another version are ignored: bump it when a key or a recorded choice changes meaning.
-constexpr int kFormatVersion = 2;  // 2: tune keeps the heuristic's plan unless another is 2 % faster
+// 2: tune keeps the heuristic's plan unless another is 2 % faster; 3: a choice names the
+// operands it copies, and keys the clusters and operand-copies options.
+constexpr int kFormatVersion = 3;
 // How long recording a tuned plan waits for the cache file's lock.
 constexpr std::chrono::seconds kLockWait{5};
 
 // What the file records of a plan: enough to recognise it among the candidates.
+// The copies are part of what was timed: operands whose alignment differs get other ones.
 std::string choice_of(const Plan& plan) {
-  return fmt::format("{} {} blocks={}", to_string(plan.config), decomposition(plan.sched), plan.num_blocks);
+  std::string copied;
+  for (auto [name, copy] : {std::pair{'A', &plan.copies.a}, {'B', &plan.copies.b}, {'C', &plan.copies.c}})
+    if (copy->needed()) copied += name;
+  return fmt::format("{} {} blocks={} copies={}", to_string(plan.config), decomposition(plan.sched),
+                     plan.num_blocks, copied.empty() ? "none" : copied);
 }
 
 // The candidate that `plans` records for `key`, if any.
@@ -102,10 +110,10 @@ bool write_plans(const std::string& path, const json& plans) {
 std::string plan_cache_key(std::string_view gpu_name, const DeviceLimits& d, const GemmProblem& p,
                            const GemmOptions& o, const std::vector<Plan>& candidates) {
   std::string key = fmt::format("{} sms={} {}->{} B={} M={} N={} K={} blocks={} gsize_m={} k_splits={} "
-                                "stream_k={} split_tail={} pingpong={} among",
+                                "stream_k={} split_tail={} pingpong={} clusters={} operand_copies={} among",
                                 gpu_name, d.sm_count, to_string(p.in_dtype), to_string(p.out_dtype),
                                 to_string(p.b_layout), p.m, p.n, p.k, o.num_blocks, o.gsize_m, o.k_splits,
-                                o.stream_k, o.split_tail, o.pingpong);
+                                o.stream_k, o.split_tail, o.pingpong, o.clusters, int(o.operand_copies));
   for (const Plan& plan : candidates) key += " [" + choice_of(plan) + "]";
   return key;
 }

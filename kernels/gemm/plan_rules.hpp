@@ -30,6 +30,10 @@ inline constexpr double kMinTailSplitGain = 0.985;
 inline constexpr double kMinSplitGain = 0.97;
 
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+// The fallback may load A and B by 16-byte cp.async: pointers and rows 16-byte aligned.
+inline bool fallback_loads_aligned(const GemmProblem& p) {
+  return aligned16(p.a) && aligned16(p.b) && p.lda % 8 == 0 && p.ldb % 8 == 0;
+}
 
 // "; k_splits=... clamped to ..." for each knob that asked for more than the problem or the
 // device has (empty when none did): appended to the plan's reason.

@@ -4,7 +4,10 @@
 //   symm::gemm::Gemm gemm;                  // options from SYMM_GEMM_* variables
 //   gemm.run(problem, stream);              // plans, then launches on the stream
 //
-// A Gemm owns the split-K workspace of the plans it ran; use one Gemm per stream.
+// A Gemm owns the scratch of the plans it ran (split-K counters and partials, operand
+// copies); use one Gemm per stream. Its launches can be captured into CUDA graphs once
+// the Gemm has run each captured plan outside a capture (a capture cannot allocate the
+// scratch); the graphs stay valid while the Gemm lives, even after it ran larger plans.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -12,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "symm/gemm/params.hpp"
 #include "symm/gemm/plan.hpp"
@@ -35,6 +39,8 @@ class Gemm {
   // Plans p, or runs the plan of the last problem it planned if p is that problem (a
   // layer's GEMM runs the same problem every step; planning takes 10-70 us of host time).
   void run(const GemmProblem& p, cudaStream_t stream) { run(p, planned(p), stream); }
+  // A plan runs other operands of its problem (other addresses, aligned as its own
+  // were); one made for another problem is refused, saying why (plan_mismatch).
   void run(const GemmProblem& p, const Plan& plan, cudaStream_t stream);
 
   // The fastest of the heuristic's best `candidates` plans, timed over at least
@@ -54,7 +60,16 @@ class Gemm {
  private:
   const Plan& planned(const GemmProblem& p);
   void enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream);
-  void prepare_workspace(const Plan& plan, SplitKWorkspace& ws, cudaStream_t stream);
+  // Device memory grown to the largest plan run; `captured`: a captured graph uses it.
+  struct GrowingScratch {
+    DeviceBuffer memory;
+    std::size_t bytes = 0;
+    bool captured = false;
+  };
+  void* reserve(GrowingScratch& buffer, std::size_t bytes, bool zeroed, const char* what, cudaStream_t stream,
+                bool capturing);
+  // The plan's counters and partials into ws, its scratch (partials, then copies) into scratch.
+  void prepare_workspace(const Plan& plan, SplitKWorkspace& ws, std::uint8_t*& scratch, cudaStream_t stream);
   const OperandMaps& operand_maps(const GemmProblem& launched, const KernelConfig& config);
 
   GemmOptions options_;
@@ -63,9 +78,9 @@ class Gemm {
   int device_ = 0;
   // Allocated here, not at a first launch that may be inside a stream capture.
   MappedHostBuffer wait_record_{sizeof(GemmWaitRecord), "gemm wait record"};
-  void* workspace_ = nullptr;
-  std::size_t workspace_bytes_ = 0;
-  std::size_t counter_region_ = 0;  // bytes of counters known to be zero
+  GrowingScratch counters_;              // split-K arrival counters, zero between launches
+  GrowingScratch scratch_;               // split-K partials and operand copies
+  std::vector<DeviceBuffer> retired_;    // replaced buffers that captured graphs still use
   // The last launch's tensor maps and what they describe: a problem run again (a layer's
   // GEMM every step) skips encoding them, host time that shows on small problems.
   OperandMaps maps_{};

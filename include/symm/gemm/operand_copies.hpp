@@ -30,6 +30,8 @@ struct OperandCopies {
 
 // The copies p needs: operands TMA cannot describe.
 OperandCopies required_copies(const GemmProblem& p);
+// A copy of each of p's operands, needed or not: the shape a plan's copy must have for p.
+OperandCopies every_copy(const GemmProblem& p);
 // Those, and every A or B whose rows straddle 32-byte sectors (nothing more where none do).
 OperandCopies straddle_copies(const GemmProblem& p);
 // Which of p's A and B have rows that straddle 32-byte sectors (a base or row stride that

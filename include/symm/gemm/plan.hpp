@@ -96,16 +96,20 @@ std::vector<Plan> candidate_plans(const GemmProblem& p, const GemmOptions& o, co
 // beyond the SMs) are clamped, and the plan's reason says so.
 Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d);
 
-// Scratch a plan needs: split-K / stream-K counters and fp32 partials, then the operand
-// copies (operand_copies.hpp).
+// Scratch a plan needs: split-K / stream-K arrival counters, which must be zero at launch
+// (and are again after it: each finishing unit resets its own), then the scratch proper:
+// fp32 partials and the operand copies (operand_copies.hpp). Each region is rounded up to
+// 256 bytes. Gemm keeps the counters in a buffer of their own, so no other plan's
+// partials or copies land on them; a caller holding one buffer puts them first.
 struct WorkspaceLayout {
-  std::size_t counter_bytes = 0;  // each region rounded up to 256 bytes, in this order
-  std::size_t partial_bytes = 0;
+  std::size_t counter_bytes = 0;
+  std::size_t partial_bytes = 0;  // the scratch, in this order
   std::size_t copy_a_bytes = 0, copy_b_bytes = 0, copy_c_bytes = 0;
-  std::size_t copy_a_offset() const { return counter_bytes + partial_bytes; }
+  std::size_t copy_a_offset() const { return partial_bytes; }  // offsets within the scratch
   std::size_t copy_b_offset() const { return copy_a_offset() + copy_a_bytes; }
   std::size_t copy_c_offset() const { return copy_b_offset() + copy_b_bytes; }
-  std::size_t total() const { return copy_c_offset() + copy_c_bytes; }
+  std::size_t scratch_bytes() const { return copy_c_offset() + copy_c_bytes; }
+  std::size_t total() const { return counter_bytes + scratch_bytes(); }
 };
 WorkspaceLayout workspace_layout(const Plan& plan);
 inline std::size_t workspace_bytes(const Plan& plan) { return workspace_layout(plan).total(); }

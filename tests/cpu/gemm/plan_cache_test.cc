@@ -97,12 +97,18 @@ TEST_F(PlanCacheTest, KeysTellGpuProblemTypesLayoutAndOptionsApart) {
   }
   for (auto change : {+[](GemmOptions& o) { o.num_blocks = 100; }, +[](GemmOptions& o) { o.gsize_m = 4; },
                       +[](GemmOptions& o) { o.k_splits = 2; }, +[](GemmOptions& o) { o.stream_k = -1; },
-                      +[](GemmOptions& o) { o.pingpong = 0; }}) {
+                      +[](GemmOptions& o) { o.pingpong = 0; }, +[](GemmOptions& o) { o.clusters = 0; },
+                      +[](GemmOptions& o) { o.operand_copies = false; }}) {
     GemmOptions o;
     change(o);
     keys.push_back(plan_cache_key("NVIDIA H200", h200_, p_, o, candidates_));
   }
   keys.push_back(plan_cache_key("NVIDIA H200", h200_, p_, {}, candidate_plans(p_, {}, h200_, 8)));
+  // Operands read through copies are part of what is timed: A whose rows straddle sectors
+  // gets candidates that copy it, or read it in place more slowly.
+  GemmProblem straddling = p_;
+  straddling.a = fake(0x10010);
+  keys.push_back(plan_cache_key("NVIDIA H200", h200_, straddling, {}, candidate_plans(straddling, {}, h200_, 4)));
   for (std::size_t i = 0; i < keys.size(); ++i)
     for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " and " << j;
 
@@ -132,18 +138,19 @@ TEST_F(PlanCacheTest, RecordOfNoCurrentCandidateIsIgnored) {
 
 TEST_F(PlanCacheTest, CorruptOrForeignFilesAreIgnoredThenReplaced) {
   const PlanCache cache(path_);
-  // Version 1: plans tuned before tune kept the heuristic's plan within a margin.
-  for (const char* text : {"{not json", "[1, 2]", R"({"version": 2, "plans": []})", R"({"plans": {}})",
-                           R"({"version": "2", "plans": {}})", R"({"version": 999, "plans": {}})",
-                           R"({"version": 1, "plans": {}})", ""}) {
+  // Version 1: plans tuned before tune kept the heuristic's plan within a margin; 2: before
+  // choices named their operand copies.
+  for (const char* text : {"{not json", "[1, 2]", R"({"version": 3, "plans": []})", R"({"plans": {}})",
+                           R"({"version": "3", "plans": {}})", R"({"version": 999, "plans": {}})",
+                           R"({"version": 1, "plans": {}})", R"({"version": 2, "plans": {}})", ""}) {
     write_file(text);
     EXPECT_FALSE(cache.find(key_, candidates_).has_value()) << text;
     EXPECT_TRUE(same_plan(cache.record(key_, candidates_[1], candidates_), candidates_[1])) << text;
     EXPECT_TRUE(same_plan(*cache.find(key_, candidates_), candidates_[1])) << text;
-    EXPECT_EQ(read_file()["version"], 2) << text;
+    EXPECT_EQ(read_file()["version"], 3) << text;
   }
   // An entry of the wrong type is no record.
-  write_file(R"({"version": 2, "plans": {")" + key_ + R"(": 42}})");
+  write_file(R"({"version": 3, "plans": {")" + key_ + R"(": 42}})");
   EXPECT_FALSE(cache.find(key_, candidates_).has_value());
 }
 

@@ -131,6 +131,20 @@ TEST(GemmPlan, FallbackWhenTmaCannotDescribeOrWhenForced) {
   EXPECT_EQ(make_plan(problem(512, 512, 512), {}, ampere).kind, KernelKind::fallback);
 }
 
+// The fallback's grid has a row of blocks per 128 rows, at most 65535: more is refused at
+// planning, saying what runs it instead, not at the launch.
+TEST(GemmPlan, FallbackRefusesMoreRowTilesThanItsGridTakes) {
+  GemmOptions forced;
+  forced.force_fallback = true;
+  EXPECT_EQ(make_plan(problem(65535 * 128, 64, 64), forced, DeviceLimits{}).kind, KernelKind::fallback);
+  try {
+    make_plan(problem(65535 * 128 + 1, 64, 64), forced, DeviceLimits{});
+    ADD_FAILURE() << "65536 row tiles were planned for the fallback";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("M up to 8388480"), std::string::npos) << e.what();
+  }
+}
+
 TEST(GemmPlan, FallbackSplitsKOnlyWhereTilesLeaveSmsIdle) {
   GemmOptions forced;
   forced.force_fallback = true;

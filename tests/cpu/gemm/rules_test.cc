@@ -155,7 +155,7 @@ TEST(GemmRules, OptionsAtTheirBoundsAreAccepted) {
 TEST(GemmRules, APlanRunsOnlyTheProblemItWasMadeFor) {
   const Plan plan = make_plan(problem(4096, 4096, 4096), {}, DeviceLimits{});
   EXPECT_EQ(plan_mismatch(problem(4096, 4096, 4096), plan), "");
-  EXPECT_EQ(plan_mismatch(problem(4000, 4096, 4096 - 10), plan), "");  // same tiles, ragged
+  EXPECT_EQ(plan_mismatch(problem(4000, 4096, 4096 - 8), plan), "");  // same tiles, ragged
   EXPECT_NE(plan_mismatch(problem(8192, 4096, 4096), plan).find("make the plan for this problem"),
             std::string::npos);
   EXPECT_NE(plan_mismatch(problem(4096, 4096, 8192), plan), "");
@@ -163,6 +163,52 @@ TEST(GemmRules, APlanRunsOnlyTheProblemItWasMadeFor) {
   forced.force_fallback = true;
   const Plan fallback = make_plan(problem(512, 576, 8192), forced, DeviceLimits{});
   EXPECT_NE(plan_mismatch(problem(1024, 576, 8192), fallback), "");
+}
+
+// A plan's operand copies are shaped for its problem: run on another of the same tiles,
+// a copy of C would overrun its scratch (more rows) or leave rows unwritten (fewer).
+TEST(GemmRules, APlanWithCopiesRunsOnlyOperandsOfItsShape) {
+  GemmProblem p = problem(130, 100, 64);  // C rows of 200 bytes: TMA cannot store them
+  const Plan plan = make_plan(p, {}, DeviceLimits{});
+  ASSERT_EQ(plan.kind, KernelKind::wgmma);
+  ASSERT_TRUE(plan.copies.c.needed());
+  EXPECT_EQ(plan_mismatch(p, plan), "");
+  GemmProblem more_rows = p;
+  more_rows.m = 190;  // the same tiles
+  EXPECT_NE(plan_mismatch(more_rows, plan).find("the plan copies C as 130 rows of 200 bytes"), std::string::npos)
+      << plan_mismatch(more_rows, plan);
+  GemmProblem fp32_out = p;
+  fp32_out.out_dtype = DType::fp32;  // rows of 400 bytes
+  EXPECT_NE(plan_mismatch(fp32_out, plan), "");
+  // An operand TMA cannot read, where the plan was made for one it could.
+  const Plan direct = make_plan(problem(256, 256, 256), {}, DeviceLimits{});
+  ASSERT_FALSE(direct.copies.any());
+  GemmProblem unaligned_a = problem(256, 256, 256);
+  unaligned_a.a = fake(0x10002);
+  EXPECT_NE(plan_mismatch(unaligned_a, direct).find("this problem's A has a pointer or row stride"), std::string::npos)
+      << plan_mismatch(unaligned_a, direct);
+  // Other operands at other (aligned) addresses: the plan is theirs too.
+  GemmProblem moved = problem(256, 256, 256);
+  moved.a = fake(0x40000), moved.b = fake(0x50000), moved.c = fake(0x60000);
+  EXPECT_EQ(plan_mismatch(moved, direct), "");
+}
+
+// The fallback's 16-byte loads need the alignment its plan saw, and its configuration
+// must take B's layout.
+TEST(GemmRules, AFallbackPlanRunsOnlyOperandsItCanLoad) {
+  GemmOptions forced;
+  forced.force_fallback = true;
+  const Plan aligned = make_plan(problem(512, 576, 512), forced, DeviceLimits{});
+  ASSERT_TRUE(aligned.aligned_loads);
+  GemmProblem offset_b = problem(512, 576, 512);
+  offset_b.b = fake(0x20002);
+  EXPECT_NE(plan_mismatch(offset_b, aligned).find("16 bytes at a time"), std::string::npos)
+      << plan_mismatch(offset_b, aligned);
+  forced.config = FallbackNarrowConfig::desc;  // B as N x K only
+  const Plan narrow = make_plan(problem(512, 576, 576), forced, DeviceLimits{});
+  EXPECT_EQ(plan_mismatch(problem(512, 576, 576), narrow), "");
+  EXPECT_NE(plan_mismatch(problem(512, 576, 576, BLayout::kn), narrow).find("does not take B as"), std::string::npos)
+      << plan_mismatch(problem(512, 576, 576, BLayout::kn), narrow);
 }
 
 }  // namespace

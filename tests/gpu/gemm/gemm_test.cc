@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <functional>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "gemm_vs_cublas.hpp"
+#include "symm/common/error.hpp"
 #include "symm/gemm/gemm.hpp"
 
 namespace symm::gemm {
@@ -276,6 +278,46 @@ TEST(GemmRun, PlansEachProblemItIsGiven) {
   const Case skinny{{128, 256, 8192, 0}};  // split-K
   GemmVsCublas check;
   check.run_in_turn({large, ragged, ragged, straddling, skinny, large, straddling}, {});
+}
+
+// A graph captured from a Gemm keeps working after the Gemm ran other plans: ones that
+// needed more scratch (the captured launch's buffer must not be freed under the graph),
+// and ones whose operand copies fit the scratch the captured split-K plan used (they must
+// not land on its counters, which the replay expects at zero).
+TEST(GemmGraph, ACapturedLaunchReplaysAfterOtherPlansRan) {
+  SYMM_REQUIRE_GPUS(1);
+  if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
+  const Case split{{128, 256, 8192, 0}};         // split-K: counters and partials
+  const Case copied{{1001, 1003, 1001, 0}};      // A, B and C through copies (GemmCopies)
+  const Case larger{{2001, 2003, 2001, 0}};      // more copies: the scratch grows
+  GemmVsCublas check;
+  check.replay_after({}, split, {copied, larger}, {});
+  check.replay_after({}, copied, {larger}, {});
+  check.replay_after({larger}, split, {copied}, {});
+}
+
+// A capture cannot allocate memory: a plan that needs more scratch than the Gemm holds is
+// refused with what to do, before anything breaks the capture.
+TEST(GemmGraph, ACaptureThatWouldAllocateIsRefused) {
+  SYMM_REQUIRE_GPUS(1);
+  if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
+  const OwnedStream stream;
+  DeviceBuffer a(128 * 8192 * 2, "A"), b(256 * 8192 * 2, "B"), c(128 * 256 * 2, "C");
+  const GemmProblem p{128, 256, 8192, a.get(), 8192, b.get(), 8192, BLayout::nk, c.get(), 256,
+                      DType::bf16, DType::bf16};
+  Gemm gemm;
+  ASSERT_GT(workspace_bytes(gemm.plan(p)), 0u) << "the case needs scratch";
+  cudaGraph_t graph = nullptr;
+  SYMM_TEST_CUDA(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal));
+  try {
+    gemm.run(p, stream.get());
+    ADD_FAILURE() << "a capture that needed an allocation was not refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("run the plan once before the capture"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(cudaStreamEndCapture(stream.get(), &graph), cudaSuccess) << "the refusal broke the capture";
+  if (graph) cudaGraphDestroy(graph);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 TEST(GemmFallback, ForcedOnAlignedShapes) {

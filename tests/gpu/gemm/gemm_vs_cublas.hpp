@@ -68,6 +68,51 @@ class GemmVsCublas {
     }
   }
 
+  // One Gemm runs the `before` cases, then `captured` once and again captured into a CUDA
+  // graph on a stream of its own, then the `between` cases (growing its scratch, or
+  // reusing it for other regions); then the graph is replayed with another B and its C
+  // checked. A captured launch must keep its scratch, and find its split-K counters zero,
+  // whatever ran in between.
+  void replay_after(const std::vector<Case>& before, const Case& captured, const std::vector<Case>& between,
+                    const GemmOptions& options) {
+    Operands o(captured);
+    std::vector<std::unique_ptr<Operands>> others;
+    for (const Case& c : between) others.push_back(std::make_unique<Operands>(c));
+    const OwnedStream stream;
+    Gemm gemm(options);
+    for (const Case& c : before) {
+      Operands first(c);
+      first.upload_b(first.b_bits);
+      gemm.run(first.p, stream.get());
+      SYMM_TEST_CUDA(cudaStreamSynchronize(stream.get()));
+    }
+    const Plan plan = gemm.plan(o.p);
+    o.upload_b(o.other_b_bits);
+    gemm.run(o.p, plan, stream.get());  // outside the capture: the Gemm allocates what the plan needs
+    SYMM_TEST_CUDA(cudaStreamSynchronize(stream.get()));
+    cudaGraph_t graph = nullptr;
+    SYMM_TEST_CUDA(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal));
+    gemm.run(o.p, plan, stream.get());
+    SYMM_TEST_CUDA(cudaStreamEndCapture(stream.get(), &graph));
+    cudaGraphExec_t exec = nullptr;
+    SYMM_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    for (std::size_t i = 0; i < others.size(); ++i) {
+      Operands& other = *others[i];
+      other.upload_b(other.b_bits);
+      other.poison_c();
+      gemm.run(other.p, stream.get());
+      SYMM_TEST_CUDA(cudaStreamSynchronize(stream.get()));
+      check(other, "between, case " + std::to_string(i) + ": " + describe(other.p, gemm.plan(other.p)));
+    }
+    o.upload_b(o.b_bits);
+    o.poison_c();
+    SYMM_TEST_CUDA(cudaGraphLaunch(exec, stream.get()));
+    EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess) << "replay of " << describe(o.p, plan);
+    check(o, "replayed after the others: " + describe(o.p, plan));
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+  }
+
  private:
   // A case's operands on the device: A, B (and another B), C (NaN-poisoned before each run)
   // and the reference.
