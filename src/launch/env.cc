@@ -74,9 +74,11 @@ std::optional<std::chrono::milliseconds> parse_seconds(std::string_view text) {
   const std::string copy(text);
   char* end = nullptr;
   errno = 0;
+  // strtod also takes leading blanks, hexadecimal, "inf" and "nan": none is a decimal number.
+  if (copy.empty() || copy.find_first_not_of("0123456789.eE+-") != std::string::npos) return std::nullopt;
   const double seconds = std::strtod(copy.c_str(), &end);
-  if (copy.empty() || end != copy.c_str() + copy.size() || errno != 0 ||
-      !std::isfinite(seconds) || seconds < 0 || seconds * 1000 > kMaxTimeLimitMs) {
+  if (end != copy.c_str() + copy.size() || errno != 0 || !std::isfinite(seconds) || seconds < 0 ||
+      (seconds > 0 && seconds < 0.001) || seconds * 1000 > kMaxTimeLimitMs) {
     return std::nullopt;
   }
   return std::chrono::milliseconds(std::llround(seconds * 1000));

@@ -26,7 +26,8 @@ EnvMap read_process_environ(pid_t pid);
 std::optional<long long> parse_integer(std::string_view text);
 
 // Parses a number of seconds from 0 to a week (kMaxTimeLimitMs), fractions allowed
-// ("30", "0.5", "1e2").
+// ("30", "0.5", "1e2"), in decimal only. A positive limit under a millisecond is refused:
+// it would round to 0, which means no limit.
 std::optional<std::chrono::milliseconds> parse_seconds(std::string_view text);
 
 }  // namespace symm::detail

@@ -202,7 +202,9 @@ void add_launch_options(CLI::App& app, LaunchOptions& options) {
   CLI::Validator is_seconds(
       [](std::string& text) -> std::string {
         return detail::parse_seconds(text) ? std::string{}
-                                           : fmt::format("'{}' is not a number of seconds >= 0", text);
+                                           : fmt::format("'{}' is not 0 (no limit) or a decimal number of "
+                                                         "seconds from 0.001 to 604800 (a week)",
+                                                         text);
       },
       "SECONDS");
   app.add_option_function<std::string>(

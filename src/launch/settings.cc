@@ -70,7 +70,7 @@ std::optional<std::chrono::milliseconds> rank_timeout() {
   const auto text = read("SYMM_RANK_TIMEOUT_S");
   if (!text) return std::nullopt;
   const auto limit = detail::parse_seconds(*text);
-  if (!limit) refuse("SYMM_RANK_TIMEOUT_S", *text, "seconds from 0 (no limit) to 604800 (a week), fractions allowed");
+  if (!limit) refuse("SYMM_RANK_TIMEOUT_S", *text, "0 (no limit) or seconds from 0.001 to 604800 (a week), in decimal");
   return limit;
 }
 

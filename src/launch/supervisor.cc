@@ -19,9 +19,11 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "env.hpp"
 #include "link.hpp"
+#include "process_group.hpp"
 #include "rank_runner.hpp"
 #include "socket_team.hpp"
 #include "symm/host/log.hpp"
@@ -119,6 +121,11 @@ struct RankProcess {
   pid_t pid = -1;
   UniqueFd report;  // read end of the rank's report pipe
   bool running = false;
+  // Rank 0 leads the ranks' process group. Its end is seen, not reaped, until whatever
+  // the ranks started has been ended: while it is a zombie, the group's id cannot be
+  // reused, so signalling the group reaches only the job's processes.
+  bool leads_group = false;
+  bool zombie = false;       // ended, still to be reaped (the group's leader)
   bool status_lost = false;  // reaped by someone else: no exit status
   int status = 0;
   bool reported = false;  // the rank's failure report has been read
@@ -133,12 +140,36 @@ struct RankProcess {
   }
   // Returns true once the process has ended (and is reaped).
   bool try_reap() {
+    if (leads_group) return try_see_end();
     const pid_t result = ::waitpid(pid, &status, WNOHANG);
     if (result == 0 || (result < 0 && errno == EINTR)) return false;
     running = false;
     status_lost = result < 0;
     collect_report();
     return true;
+  }
+
+  // The group leader's try_reap: its exit status, leaving it a zombie (WNOWAIT).
+  bool try_see_end() {
+    siginfo_t info{};
+    const int result = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    if ((result == 0 && info.si_pid == 0) || (result < 0 && errno == EINTR)) return false;
+    running = false;
+    status_lost = result < 0;
+    zombie = result == 0;
+    if (zombie)
+      status = info.si_code == CLD_EXITED ? W_EXITCODE(info.si_status, 0)
+                                          : W_EXITCODE(0, info.si_status) | (info.si_code == CLD_DUMPED ? WCOREFLAG : 0);
+    collect_report();
+    return true;
+  }
+
+  void reap_zombie() {
+    if (!zombie) return;
+    int ignored = 0;
+    while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {
+    }
+    zombie = false;
   }
 
   bool failed() const { return status_lost || !WIFEXITED(status) || WEXITSTATUS(status) != 0; }
@@ -278,6 +309,7 @@ class Watch {
       }
       wait_for_event();
     }
+    end_leftovers();
     return exit_code_;
   }
 
@@ -378,6 +410,25 @@ class Watch {
     exit_code_ = std::max(exit_code_, 1);
   }
 
+  // Once the ranks are gone, what they started and left in their group ends too (the
+  // job's processes end with it, and none keeps a GPU's memory), then the leader is reaped.
+  // Only while the leader is a zombie is the group's id sure to be the job's.
+  void end_leftovers() {
+    RankProcess& leader = ranks_.front();
+    if (group_ <= 0 || !leader.zombie) return;
+    std::vector<pid_t> ranks;
+    for (const RankProcess& rank : ranks_) ranks.push_back(rank.pid);  // left-behind ranks were reported
+    if (const std::vector<pid_t> left = process_group_members(group_, ranks); !left.empty()) {
+      log::warn(fmt::format("{} process{} the ranks started outlived them (pid {}); ending {}", left.size(),
+                            left.size() == 1 ? "" : "es", fmt::join(left, ", "), left.size() == 1 ? "it" : "them"));
+      if (const std::vector<pid_t> stuck = end_process_group(group_, ranks, plan_.kill_grace); !stuck.empty())
+        log::error(fmt::format("pid {} of the ranks' process group {} still there {} after SIGKILL; leaving {} behind",
+                               fmt::join(stuck, ", "), stuck.size() == 1 ? "is" : "are",
+                               seconds_text(plan_.kill_grace), stuck.size() == 1 ? "it" : "them"));
+    }
+    leader.reap_zombie();
+  }
+
   void begin_ending(int signal, int exit_code) {
     ending_ = true;
     ending_signal_ = signal;
@@ -452,6 +503,7 @@ int supervise(const SpawnPlan& plan, const std::function<int(Team&)>& rank_main)
     if (group == 0) group = pid;
     ranks[r].pid = pid;
     ranks[r].running = true;
+    ranks[r].leads_group = pid == group;
   }
   plumbing.close_all();
   return Watch(plan, ranks, group, signals).run();

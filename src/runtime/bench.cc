@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <utility>
 
@@ -37,6 +38,10 @@ void validate(const BenchOptions& options) {
     throw Error(fmt::format("do_bench: need n_warmup >= 0 and n_repeat >= 1 (got {} and {})",
                             options.n_warmup, options.n_repeat));
   }
+  if (options.n_warmup > std::numeric_limits<int>::max() - options.n_repeat)
+    throw Error(fmt::format("do_bench: n_warmup + n_repeat ({} + {}) is more iterations than an int counts; give "
+                            "fewer",
+                            options.n_warmup, options.n_repeat));
   for (double q : options.quantiles) {
     if (!(q >= 0.0 && q <= 1.0)) {
       throw Error(fmt::format("do_bench: quantile {} is outside [0, 1]", q));

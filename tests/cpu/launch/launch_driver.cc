@@ -37,6 +37,9 @@ struct DriverOptions {
   int stall_ms = 3000;
   bool ignore_term = false;
   bool rank_left_behind = false;  // the supervisor may return with a rank it could not reap
+  // Each rank first starts a process of its own that sleeps (child<rank>.pid in pid_dir):
+  // "sleep", or "ignore_term" (it ignores SIGTERM); empty: none.
+  std::string start_child;
   std::string pid_dir;
 };
 
@@ -112,11 +115,11 @@ int run_collectives(symm::Team& team, const DriverOptions& options) {
   return 0;
 }
 
-void write_pid_file(const std::string& dir, int rank) {
-  const std::string path = fmt::format("{}/rank{}.pid", dir, rank);
+void write_pid_file(const std::string& dir, const char* role, int rank, pid_t pid) {
+  const std::string path = fmt::format("{}/{}{}.pid", dir, role, rank);
   {
     std::ofstream file(path + ".tmp");
-    file << ::getpid() << "\n";
+    file << pid << "\n";
   }
   std::rename((path + ".tmp").c_str(), path.c_str());  // readers never see half a file
 }
@@ -126,9 +129,23 @@ const char* env_or(const char* name, const char* fallback) {
   return value != nullptr ? value : fallback;
 }
 
+// A process the rank starts and leaves running, as a rank's helper might be; its pid file
+// is written before the rank's own.
+void start_child(const DriverOptions& options, int rank) {
+  const pid_t pid = ::fork();
+  if (pid < 0) check_failed("fork of the rank's child failed");
+  if (pid == 0) {
+    if (options.start_child == "ignore_term") ::signal(SIGTERM, SIG_IGN);
+    ::sleep(60);
+    ::_exit(0);
+  }
+  if (!options.pid_dir.empty()) write_pid_file(options.pid_dir, "child", rank, pid);
+}
+
 int rank_main(symm::Team& team, const DriverOptions& options) {
   const int rank = team.rank();
-  if (!options.pid_dir.empty()) write_pid_file(options.pid_dir, rank);
+  if (!options.start_child.empty()) start_child(options, rank);
+  if (!options.pid_dir.empty()) write_pid_file(options.pid_dir, "rank", rank, ::getpid());
   if (options.ignore_term) ::signal(SIGTERM, SIG_IGN);
   const bool failing = rank == options.fail_rank;
 
@@ -198,6 +215,7 @@ int main(int argc, char** argv) {
   app.add_option("--stall_ms", options.stall_ms);
   app.add_flag("--ignore_term", options.ignore_term);
   app.add_flag("--rank_left_behind", options.rank_left_behind);
+  app.add_option("--start_child", options.start_child)->check(CLI::IsMember({"sleep", "ignore_term"}));
   app.add_option("--pid_dir", options.pid_dir);
   app.add_flag("--needs_gpu", launch.needs_gpu);
   app.add_option_function<int>("--kill_grace_ms", [&](int ms) { launch.kill_grace = std::chrono::milliseconds(ms); });

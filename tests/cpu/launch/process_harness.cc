@@ -195,12 +195,13 @@ bool all_gone_within(const std::vector<pid_t>& pids, std::chrono::milliseconds l
   }
 }
 
-std::vector<pid_t> wait_for_pid_files(const std::string& dir, int count, std::chrono::milliseconds limit) {
+std::vector<pid_t> wait_for_pid_files(const std::string& dir, int count, std::chrono::milliseconds limit,
+                                      const std::string& role) {
   const auto deadline = Clock::now() + limit;
   for (;;) {
     std::vector<pid_t> pids;
     for (int r = 0; r < count; ++r) {
-      std::ifstream file(dir + "/rank" + std::to_string(r) + ".pid");
+      std::ifstream file(dir + "/" + role + std::to_string(r) + ".pid");
       pid_t pid = 0;
       if (file >> pid && pid > 0) pids.push_back(pid);
     }

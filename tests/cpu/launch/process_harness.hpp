@@ -73,8 +73,10 @@ DriverResult run_driver(const std::vector<std::string>& args, const EnvOverrides
 bool process_gone(pid_t pid);
 bool all_gone_within(const std::vector<pid_t>& pids, std::chrono::milliseconds limit);
 
-// Waits for rank<r>.pid files written by the driver's ranks (--pid_dir); empty on timeout.
-std::vector<pid_t> wait_for_pid_files(const std::string& dir, int count, std::chrono::milliseconds limit);
+// Waits for <role><r>.pid files written by the driver's ranks (--pid_dir; role "rank") or
+// the processes they started (role "child"); empty on timeout.
+std::vector<pid_t> wait_for_pid_files(const std::string& dir, int count, std::chrono::milliseconds limit,
+                                      const std::string& role = "rank");
 
 class TempDir {
  public:

@@ -42,7 +42,16 @@ TEST(Bounds, RankTimeLimitIsZeroToAWeek) {
   using symm::detail::parse_seconds;
   EXPECT_EQ(parse_seconds("0"), std::chrono::milliseconds(0));
   EXPECT_EQ(parse_seconds("0.001"), std::chrono::milliseconds(1));
+  EXPECT_EQ(parse_seconds("1e2"), std::chrono::milliseconds(100000));
   EXPECT_FALSE(parse_seconds("-0.001"));
+  // A positive limit that would round to 0, which means none, is refused; so is what
+  // strtod would read but is no decimal number of seconds.
+  EXPECT_FALSE(parse_seconds("0.0004"));
+  EXPECT_FALSE(parse_seconds("1e-4"));
+  EXPECT_FALSE(parse_seconds(" 5"));
+  EXPECT_FALSE(parse_seconds("0x10"));
+  EXPECT_FALSE(parse_seconds("nan"));
+  EXPECT_FALSE(parse_seconds("inf"));
   EXPECT_EQ(parse_seconds("604799.999"), std::chrono::milliseconds(kMaxTimeLimitMs - 1));
   EXPECT_EQ(parse_seconds("604800"), std::chrono::milliseconds(kMaxTimeLimitMs));
   EXPECT_FALSE(parse_seconds("604800.001"));

@@ -99,7 +99,10 @@ TEST(LaunchOptionsCli, RejectsBadInput) {
   EXPECT_NE(parse({"-r", "abc"}, launch, heap), "");
   EXPECT_NE(parse({"-r", "-3"}, launch, heap), "");
   EXPECT_NE(parse({"-r", "100000"}, launch, heap), "");
-  EXPECT_NE(parse({"--rank_timeout", "soon"}, launch, heap).find("not a number of seconds"), std::string::npos);
+  EXPECT_NE(parse({"--rank_timeout", "soon"}, launch, heap).find("is not 0 (no limit) or a decimal number of seconds"),
+            std::string::npos);
+  // Under a millisecond would round to 0, which means no limit.
+  EXPECT_NE(parse({"--rank_timeout", "0.0004"}, launch, heap).find("from 0.001 to 604800"), std::string::npos);
   EXPECT_NE(parse({"--rank_timeout", "-1"}, launch, heap), "");
   EXPECT_NE(parse({"--heap_size", "12XB"}, launch, heap).find("unknown unit 'XB'"), std::string::npos);
 }
@@ -129,7 +132,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(BadInput{"ZeroRanks", {"-r", "0"}, "num_ranks"},
                       BadInput{"RanksNotANumber", {"-r", "abc"}, "num_ranks"},
                       BadInput{"UnknownSizeUnit", {"--heap_size", "12XB"}, "unknown unit 'XB'"},
-                      BadInput{"TimeoutNotANumber", {"--rank_timeout", "x"}, "not a number of seconds"},
+                      BadInput{"TimeoutNotANumber", {"--rank_timeout", "x"}, "is not 0 (no limit) or a decimal number of seconds"},
                       BadInput{"UnknownOption", {"--no_such_option"}, "no_such_option"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 

@@ -4,6 +4,7 @@
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <thread>
@@ -80,6 +81,7 @@ struct Observed {
   int term_signal = 0;
   double seconds = 0;
   std::vector<pid_t> pids;
+  std::vector<pid_t> children;  // with --start_child: the processes the ranks started
 };
 
 Observed observe(int world, const std::vector<std::string>& args, const EnvOverrides& env = {},
@@ -90,6 +92,8 @@ Observed observe(int world, const std::vector<std::string>& args, const EnvOverr
   seen.pids = wait_for_pid_files(pid_dir.path(), world, 20s);
   EXPECT_EQ(static_cast<int>(seen.pids.size()), world) << "the ranks did not all start";
   seen.pids.resize(static_cast<std::size_t>(world), -1);
+  if (std::find(args.begin(), args.end(), "--start_child") != args.end())
+    seen.children = wait_for_pid_files(pid_dir.path(), world, 1s, "child");  // written before the ranks' own
   if (act) act(job, seen.pids);
   EXPECT_TRUE(job.wait(30s)) << "the supervisor or a rank outlived the test's patience";
   EXPECT_TRUE(all_gone_within(seen.pids, 10s)) << "a rank is still running";
@@ -235,6 +239,34 @@ TEST(Supervisor, LeavesBehindARankThatOutlivesSigkill) {
       << seen.output;
   EXPECT_FALSE(has(seen, fmt::format("rank 0/3 (pid {}) is still there", seen.pids[0]))) << seen.output;
   EXPECT_LT(seen.seconds, 10);
+}
+
+// What the ranks start is theirs: it ends with the job (a helper left running could keep
+// a GPU's memory), whether the job failed or not, and SIGKILL follows where SIGTERM is
+// ignored. One rank: it is reaped first, and its group must still be reachable.
+TEST(Supervisor, EndsWhatAFailedRankStarted) {
+  const auto seen = observe(1, {"--mode", "fail", "--fail", "exit1", "--fail_rank", "0", "--start_child", "sleep"});
+  EXPECT_EQ(seen.exit_code, 1) << seen.output;
+  ASSERT_EQ(seen.children.size(), 1u) << "the rank's child did not start";
+  EXPECT_TRUE(all_gone_within(seen.children, 5s)) << "the failed rank's child outlived the job\n" << seen.output;
+  EXPECT_TRUE(has(seen, fmt::format("1 process the ranks started outlived them (pid {}); ending it",
+                                    seen.children[0])))
+      << seen.output;
+}
+
+TEST(Supervisor, KillsWhatTheRanksStartedThatIgnoresSigterm) {
+  const auto seen = observe(2, {"--mode", "fail", "--fail", "exit1", "--fail_rank", "0", "--others", "exit",
+                                "--start_child", "ignore_term", "--kill_grace_ms", "300"});
+  ASSERT_EQ(seen.children.size(), 2u) << "the ranks' children did not start";
+  EXPECT_TRUE(all_gone_within(seen.children, 5s)) << "a child that ignores SIGTERM outlived the job\n" << seen.output;
+  EXPECT_LT(seen.seconds, 10);
+}
+
+TEST(Supervisor, EndsWhatTheRanksStartedWhenTheJobSucceeds) {
+  const auto seen = observe(2, {"--mode", "collectives", "--start_child", "sleep"});
+  EXPECT_EQ(seen.exit_code, 0) << seen.output;
+  ASSERT_EQ(seen.children.size(), 2u) << "the ranks' children did not start";
+  EXPECT_TRUE(all_gone_within(seen.children, 5s)) << "a rank's child outlived the job\n" << seen.output;
 }
 
 TEST(Supervisor, RanksDieWithAKilledSupervisor) {

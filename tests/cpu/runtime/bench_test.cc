@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -146,7 +147,8 @@ TEST(DoBench, ReturnModesSelectTheirFigure) {
 TEST(DoBench, BadOptionsAreRefusedBeforeAnythingRuns) {
   for (BenchOptions options : {BenchOptions{0, 0, {}, ReturnMode::median},
                                BenchOptions{-1, 10, {}, ReturnMode::median},
-                               BenchOptions{1, 10, {1.5}, ReturnMode::median}}) {
+                               BenchOptions{1, 10, {1.5}, ReturnMode::median},
+                               BenchOptions{std::numeric_limits<int>::max(), 1, {}, ReturnMode::median}}) {
     FakeClock clock;
     EXPECT_THROW(run(clock, options), Error);
     EXPECT_EQ(clock.trace, "");
