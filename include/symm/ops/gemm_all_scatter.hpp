@@ -24,6 +24,12 @@
 // Each ends with a stream-ordered cross-rank barrier on heap flags (StreamBarrier), so
 // the caller's stream passes it only once every rank has all of C.
 //
+// The barrier orders the end of a run, not the start of the next: a rank's next run
+// pushes into its peers' C as soon as its tiles are done, whatever those peers' streams
+// are doing. So before any rank runs again into the same C, every rank must be done
+// reading it: put a cross-rank barrier between the last use of C and the next run
+// (Runtime::barrier(stream) on every rank), or alternate two C buffers.
+//
 // Flags carry epochs held in device memory and advanced by the kernels themselves, so
 // nothing is zeroed between runs and a captured CUDA graph replays correctly. Every
 // device-side wait is bounded by SYMM_WAIT_TIMEOUT_MS; a wait that runs out writes a
@@ -162,7 +168,8 @@ class GemmAllScatter {
   // a: M x K (lda = K); b_shard: this rank's shard in shape().b_layout, dense; c: M x N
   // (ldc = N) on the symmetric heap at the same offset on every rank. Enqueues on
   // `stream` and returns; the stream passes the final barrier only once every rank's C is
-  // complete. Throws symm::Error before any launch if c is not on the heap, and with the
+  // complete (and every rank must be done with c before any rank runs into it again:
+  // above). Throws symm::Error before any launch if c is not on the heap, and with the
   // failure report appended when a CUDA error it sees follows a timed-out wait.
   void run(const void* a, const void* b_shard, void* c, cudaStream_t stream);
 

@@ -90,10 +90,16 @@ struct PushRing {
   PieceTicket* tickets;
   int size, piece_bytes;
   int copier;  // the block's id in tile traces (GEMM and scatter blocks of a launch differ)
-  // Budget of a slot wait: twice the flag waits', so that a GEMM that never publishes a
-  // tile is reported by the loader's flag wait, not as a slot that never filled.
+  // Budget of a slot wait: longer than the loader's wait for one tile, which may spend a
+  // flag wait's budget on each warpgroup's flag in turn (each with its own clock), so that
+  // a GEMM that never publishes a tile is reported by the loader's flag wait, not as a
+  // slot that never filled (push_tiles: kSlotWaitBudgets).
   std::uint64_t budget_ns;
 };
+
+// A slot wait's budget in flag waits' budgets: one per consumer warpgroup's flag of a
+// tile, and one more for the load.
+inline constexpr std::uint64_t kSlotWaitBudgets = gemm::kConsumers + 1;
 
 // Where a thread is in the ring: the slot of its next use and that lap's phase parity
 // (gemm::RingPos, for a ring whose size is known only at run time).
@@ -205,7 +211,7 @@ __device__ inline void push_tiles(const PushWork& w, std::uint8_t* smem, int sme
   ring.empty = ring.full + ring.size;
   ring.tickets = reinterpret_cast<PieceTicket*>(ring.empty + ring.size);
   ring.copier = copier;
-  ring.budget_ns = 2 * w.wait.budget_ns;
+  ring.budget_ns = kSlotWaitBudgets * w.wait.budget_ns;
   if (int(threadIdx.x) == loader) {
     for (int i = 0; i < 2 * ring.size; ++i) cuda::ptx::mbarrier_init(&ring.full[i], 1);  // full, then empty
     cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
