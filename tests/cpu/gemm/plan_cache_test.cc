@@ -106,9 +106,9 @@ TEST_F(PlanCacheTest, KeysTellGpuProblemTypesLayoutAndOptionsApart) {
   keys.push_back(plan_cache_key("NVIDIA H200", h200_, p_, {}, candidate_plans(p_, {}, h200_, 8)));
   // Operands read through copies are part of what is timed: A whose rows straddle sectors
   // gets candidates that copy it, or read it in place more slowly.
-  GemmProblem straddling = p_;
-  straddling.a = fake(0x10010);
-  keys.push_back(plan_cache_key("NVIDIA H200", h200_, straddling, {}, candidate_plans(straddling, {}, h200_, 4)));
+  std::vector<Plan> copying = candidates_;
+  copying.front().copies.a = every_copy(p_).a;
+  keys.push_back(plan_cache_key("NVIDIA H200", h200_, p_, {}, copying));
   for (std::size_t i = 0; i < keys.size(); ++i)
     for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " and " << j;
 
