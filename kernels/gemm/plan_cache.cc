@@ -87,21 +87,33 @@ json read_plans(const std::string& path) {
   return file["plans"];
 }
 
-// Writes a temporary file and renames it over `path`, so readers see the old or the new file whole.
+// Writes a temporary file, flushed to the disk, and renames it over `path`, so readers see
+// the old or the new file whole (a full disk or a crash cannot leave half of one there).
 bool write_plans(const std::string& path, const json& plans) {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   const std::string tmp = fmt::format("{}.{}.{}.tmp", path, host, ::getpid());
+  const std::string text = json{{"version", kFormatVersion}, {"plans", plans}}.dump(1) + "\n";
   {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << json{{"version", kFormatVersion}, {"plans", plans}}.dump(1) << '\n';
-    if (!out.flush()) {
+    UniqueFd out(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    bool written = out.valid();
+    for (std::size_t done = 0; written && done < text.size();) {
+      const ssize_t n = ::write(out.get(), text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      written = n > 0;
+      if (written) done += std::size_t(n);
+    }
+    if (!written || ::fsync(out.get()) != 0 || ::close(out.release()) != 0) {
+      const int error = errno;
       std::remove(tmp.c_str());
+      errno = error;
       return false;
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) == 0) return true;
+  const int error = errno;  // the caller says why
   std::remove(tmp.c_str());
+  errno = error;
   return false;
 }
 
