@@ -16,6 +16,7 @@
 #include "partition.cuh"
 #include "pattern.hpp"
 #include "symm/device/tile.cuh"
+#include "symm/host/launch.hpp"
 
 namespace {
 
@@ -83,4 +84,4 @@ const Spec kSpec{
 
 }  // namespace
 
-int main(int argc, char** argv) { return symm::examples::run(argc, argv, kSpec, store_example); }
+int main(int argc, char** argv) { symm::exit_with(symm::examples::run(argc, argv, kSpec, store_example)); }

@@ -19,6 +19,7 @@
 #include "pattern.hpp"
 #include "symm/device/atomic.cuh"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/launch.hpp"
 
 namespace {
 
@@ -123,4 +124,4 @@ const Spec kSpec{
 
 }  // namespace
 
-int main(int argc, char** argv) { return symm::examples::run(argc, argv, kSpec, atomic_xchg_example); }
+int main(int argc, char** argv) { symm::exit_with(symm::examples::run(argc, argv, kSpec, atomic_xchg_example)); }

@@ -15,6 +15,7 @@
 #include "symm/device/rma.cuh"
 #include "symm/device/signal.cuh"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/launch.hpp"
 
 namespace {
 
@@ -169,5 +170,5 @@ const Spec kSpec{
 }  // namespace
 
 int main(int argc, char** argv) {
-  return symm::examples::run(argc, argv, kSpec, message_passing_example);
+  symm::exit_with(symm::examples::run(argc, argv, kSpec, message_passing_example));
 }

@@ -3,11 +3,12 @@
 //
 //   07_gemm_all_scatter -r 2 -m 8192 -n 4608 -k 36864 --validate --benchmark
 #include "driver.hpp"
+#include "symm/host/launch.hpp"
 
 int main(int argc, char** argv) {
-  return symm::examples::gemm_all_scatter::run(
+  symm::exit_with(symm::examples::gemm_all_scatter::run(
       argc, argv,
       {"07_gemm_all_scatter",
        "GEMM + all-scatter, fused sequential: each GEMM block copies its tile to every rank",
-       symm::ops::ScatterVariant::fused_sequential});
+       symm::ops::ScatterVariant::fused_sequential}));
 }

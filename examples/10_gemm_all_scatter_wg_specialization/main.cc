@@ -5,11 +5,12 @@
 //
 //   10_gemm_all_scatter_wg_specialization -r 2 --gemm_sms 112 --validate --benchmark
 #include "driver.hpp"
+#include "symm/host/launch.hpp"
 
 int main(int argc, char** argv) {
-  return symm::examples::gemm_all_scatter::run(
+  symm::exit_with(symm::examples::gemm_all_scatter::run(
       argc, argv,
       {"10_gemm_all_scatter_wg_specialization",
        "GEMM + all-scatter, workgroup specialization: GEMM blocks and copy blocks in one kernel",
-       symm::ops::ScatterVariant::wg_specialization});
+       symm::ops::ScatterVariant::wg_specialization}));
 }

@@ -4,11 +4,12 @@
 //
 //   11_gemm_all_scatter_producer_consumer -r 2 --comm_sms 16 --validate --benchmark
 #include "driver.hpp"
+#include "symm/host/launch.hpp"
 
 int main(int argc, char** argv) {
-  return symm::examples::gemm_all_scatter::run(
+  symm::exit_with(symm::examples::gemm_all_scatter::run(
       argc, argv,
       {"11_gemm_all_scatter_producer_consumer",
        "GEMM + all-scatter, producer-consumer: GEMM and scatter kernels on two streams",
-       symm::ops::ScatterVariant::producer_consumer});
+       symm::ops::ScatterVariant::producer_consumer}));
 }

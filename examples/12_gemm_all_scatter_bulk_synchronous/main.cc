@@ -4,11 +4,12 @@
 //
 //   12_gemm_all_scatter_bulk_synchronous -r 2 --validate --benchmark
 #include "driver.hpp"
+#include "symm/host/launch.hpp"
 
 int main(int argc, char** argv) {
-  return symm::examples::gemm_all_scatter::run(
+  symm::exit_with(symm::examples::gemm_all_scatter::run(
       argc, argv,
       {"12_gemm_all_scatter_bulk_synchronous",
        "GEMM + all-scatter, bulk synchronous: GEMM, then a scatter kernel on every SM",
-       symm::ops::ScatterVariant::bulk_synchronous});
+       symm::ops::ScatterVariant::bulk_synchronous}));
 }

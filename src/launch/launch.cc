@@ -2,7 +2,11 @@
 // checks what must hold before any rank starts (GPUs, one host, no N x N spawning).
 #include "symm/host/launch.hpp"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -21,6 +25,9 @@ namespace symm {
 namespace {
 
 using detail::LauncherInfo;
+
+// The signal that interrupted the last job this process supervised (0: none), for exit_with.
+int interrupted_by = 0;
 
 std::string no_gpu_line(const detail::GpuCount& gpus) {
   return fmt::format("no GPU visible ({}); this program needs at least one NVIDIA GPU", gpus.why_none);
@@ -93,7 +100,7 @@ int spawn(const LaunchOptions& options, const std::function<int(Team&)>& rank_ma
   const int world = options.num_ranks > 0 ? options.num_ranks : std::max(gpus.visible, 1);
   if (!check_gpus(gpus, options, world, true)) return 1;
   detail::SpawnPlan plan{world, rank_time_limit(options), options.kill_grace};
-  return detail::supervise(plan, rank_main);
+  return detail::supervise(plan, rank_main, interrupted_by);
 }
 
 }  // namespace
@@ -127,6 +134,21 @@ int launch(const LaunchOptions& options, const std::function<int(Team&)>& rank_m
     log::error(e.what());
     return 1;
   }
+}
+
+void exit_with(int code) {
+  std::fflush(nullptr);
+  if (interrupted_by != 0 && code == 128 + interrupted_by) {
+    struct sigaction action{};
+    if (::sigaction(interrupted_by, nullptr, &action) == 0 && action.sa_handler == SIG_DFL) {
+      sigset_t only;
+      sigemptyset(&only);
+      sigaddset(&only, interrupted_by);
+      ::pthread_sigmask(SIG_UNBLOCK, &only, nullptr);
+      ::raise(interrupted_by);
+    }
+  }
+  std::exit(code);
 }
 
 }  // namespace symm

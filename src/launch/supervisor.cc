@@ -290,6 +290,8 @@ class Watch {
   Watch(const SpawnPlan& plan, std::vector<RankProcess>& ranks, pid_t group, const SignalState& signals)
       : plan_(plan), ranks_(ranks), group_(group), signals_(signals), start_(Clock::now()) {}
 
+  int interrupted_by() const { return interrupted_by_; }
+
   // Ends every rank at once (the job cannot start), within the same bound as run()'s.
   int kill_all(int exit_code) {
     ending_ = true;
@@ -461,6 +463,7 @@ class Watch {
     if (signal <= 0 || signal == SIGCHLD) return;
     if (!ending_) {
       log::error(fmt::format("interrupted by {}; ending the ranks", signal_name(signal)));
+      interrupted_by_ = signal;
       begin_ending(signal, 128 + signal);
     } else {
       log::error(fmt::format("{} again: killing the ranks now", signal_name(signal)));
@@ -476,13 +479,14 @@ class Watch {
   bool ending_ = false;
   int ending_signal_ = SIGTERM;
   int exit_code_ = 0;
+  int interrupted_by_ = 0;
   std::optional<Clock::time_point> kill_at_;
   std::optional<Clock::time_point> abandon_at_;
 };
 
 }  // namespace
 
-int supervise(const SpawnPlan& plan, const std::function<int(Team&)>& rank_main) {
+int supervise(const SpawnPlan& plan, const std::function<int(Team&)>& rank_main, int& interrupted_by) {
   SignalState signals;
   std::vector<RankProcess> ranks(static_cast<std::size_t>(plan.world));
   Plumbing plumbing(plan.world, ranks);
@@ -506,7 +510,10 @@ int supervise(const SpawnPlan& plan, const std::function<int(Team&)>& rank_main)
     ranks[r].leads_group = pid == group;
   }
   plumbing.close_all();
-  return Watch(plan, ranks, group, signals).run();
+  Watch watch(plan, ranks, group, signals);
+  const int code = watch.run();
+  interrupted_by = watch.interrupted_by();
+  return code;
 }
 
 }  // namespace symm::detail

@@ -19,7 +19,8 @@ struct SpawnPlan {
 };
 
 // Returns the exit code for main(): 0, the failing rank's code, 128 + signal number, or
-// 124 when the time limit was exceeded. Never returns in the ranks.
-int supervise(const SpawnPlan& plan, const std::function<int(Team&)>& rank_main);
+// 124 when the time limit was exceeded; `interrupted_by`: the signal that interrupted the
+// supervisor, 0 when none did. Never returns in the ranks.
+int supervise(const SpawnPlan& plan, const std::function<int(Team&)>& rank_main, int& interrupted_by);
 
 }  // namespace symm::detail

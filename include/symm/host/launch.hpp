@@ -1,7 +1,8 @@
 #pragma once
 // Launching ranks (docs/launch-model.md).
 //
-// A symm program's main() parses its options, then returns symm::launch(). Without an
+// A symm program's main() parses its options, then ends with
+// symm::exit_with(symm::launch(...)) (or returns launch()'s code). Without an
 // external launcher, launch() forks num_ranks ranks before any CUDA call and stays as
 // their supervisor: it ends every rank when one fails, crashes or exceeds the time
 // limit, names the failing rank and why, and returns the exit code for main(). Under
@@ -35,6 +36,13 @@ struct LaunchOptions {
 // Returns the process exit code: 0 when every rank succeeded; otherwise the failing
 // rank's exit code, 128 + signal number, or 124 when the time limit was exceeded.
 int launch(const LaunchOptions& options, const std::function<int(Team&)>& rank_main);
+
+// Ends the process with launch()'s exit code: main() ends with exit_with(launch(...)).
+// Where the job ended because this process was interrupted (SIGINT, SIGTERM or SIGHUP,
+// code 128 + signal) and that signal's action is the default, the process ends by the
+// signal itself, as a shell expects of an interrupted program: a loop or a script that
+// runs it stops there too, instead of going on as after an ordinary failure.
+[[noreturn]] void exit_with(int code);
 
 // Number of GPUs visible to this process, counted without initialising CUDA
 // (NVML through dlopen, honouring CUDA_VISIBLE_DEVICES); 0 when there is no driver.

@@ -40,6 +40,7 @@ struct DriverOptions {
   // Each rank first starts a process of its own that sleeps (child<rank>.pid in pid_dir):
   // "sleep", or "ignore_term" (it ignores SIGTERM); empty: none.
   std::string start_child;
+  bool handle_interrupts = false;  // the program has its own SIGINT and SIGTERM handler
   std::string pid_dir;
 };
 
@@ -216,10 +217,17 @@ int main(int argc, char** argv) {
   app.add_flag("--ignore_term", options.ignore_term);
   app.add_flag("--rank_left_behind", options.rank_left_behind);
   app.add_option("--start_child", options.start_child)->check(CLI::IsMember({"sleep", "ignore_term"}));
+  app.add_flag("--handle_interrupts", options.handle_interrupts);
   app.add_option("--pid_dir", options.pid_dir);
   app.add_flag("--needs_gpu", launch.needs_gpu);
   app.add_option_function<int>("--kill_grace_ms", [&](int ms) { launch.kill_grace = std::chrono::milliseconds(ms); });
   CLI11_PARSE(app, argc, argv);
+  if (options.handle_interrupts) {
+    struct sigaction handled{};
+    handled.sa_handler = [](int) {};
+    ::sigaction(SIGINT, &handled, nullptr);
+    ::sigaction(SIGTERM, &handled, nullptr);
+  }
 
   const int code = symm::launch(launch, [&](symm::Team& team) { return rank_main(team, options); });
   // Only the supervisor (or a joined rank) gets here: every rank must have been reaped,
@@ -229,5 +237,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "launch_driver: launch() returned with a child process left\n");
     return 99;
   }
-  return code;
+  symm::exit_with(code);
 }

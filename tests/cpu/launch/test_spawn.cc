@@ -232,7 +232,7 @@ TEST(Supervisor, LeavesBehindARankThatOutlivesSigkill) {
                             });
   if (trace_error != 0) GTEST_SKIP() << "cannot trace a rank here (" << std::strerror(trace_error)
                                      << "): the stuck rank cannot be staged";
-  EXPECT_EQ(seen.exit_code, 128 + SIGTERM) << seen.output;
+  EXPECT_EQ(seen.term_signal, SIGTERM) << seen.output;  // interrupted: it ends by the signal (exit_with)
   EXPECT_TRUE(has(seen, fmt::format("rank 1/3 (pid {}) is still there 0.5 s after SIGKILL: it is stuck in the "
                                     "kernel",
                                     seen.pids[1])))
@@ -276,13 +276,25 @@ TEST(Supervisor, RanksDieWithAKilledSupervisor) {
 
 class Interrupted : public ::testing::TestWithParam<int> {};
 
+// The ranks end, and the program ends by the signal itself (symm::exit_with), as a shell
+// expects of an interrupted program: a loop or script running it stops there too.
 TEST_P(Interrupted, EveryRankEnds) {
   const int sig = GetParam();
   const auto seen = observe(3, {"--mode", "sleep"}, {}, [sig](DriverProcess& job, const auto&) { job.signal(sig); });
-  EXPECT_EQ(seen.exit_code, 128 + sig) << seen.output;
+  EXPECT_EQ(seen.term_signal, sig) << "exit code " << seen.exit_code << "\n" << seen.output;
   EXPECT_TRUE(has(seen, fmt::format("interrupted by {}; ending the ranks", sig == SIGINT ? "SIGINT" : "SIGTERM")))
       << seen.output;
   EXPECT_LT(seen.seconds, 10);
+}
+
+// A program with a handler of its own for the signal is not killed by it: it exits with
+// 128 + signal, and its handler's work is its own.
+TEST_P(Interrupted, AProgramHandlingTheSignalExitsWithItsCode) {
+  const int sig = GetParam();
+  const auto seen = observe(2, {"--mode", "sleep", "--handle_interrupts", "--kill_grace_ms", "300"}, {},
+                            [sig](DriverProcess& job, const auto&) { job.signal(sig); });
+  EXPECT_EQ(seen.term_signal, 0) << seen.output;
+  EXPECT_EQ(seen.exit_code, 128 + sig) << seen.output;
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, Interrupted, ::testing::Values(SIGINT, SIGTERM));

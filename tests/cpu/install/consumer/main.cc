@@ -7,11 +7,11 @@
 void launch_announce(const symm::device::Context& ctx, int* slots, cudaStream_t stream);
 
 int main() {
-  return symm::launch({}, [](symm::Team& team) {
+  symm::exit_with(symm::launch({}, [](symm::Team& team) {
     symm::Runtime rt(team, symm::RuntimeOptions::from_env());
     auto slots = symm::zeros<std::int32_t>(rt.heap(), {rt.world()}, nullptr);
     launch_announce(rt.context(), slots.data, nullptr);
     rt.barrier(nullptr);
     return 0;
-  });
+  }));
 }
