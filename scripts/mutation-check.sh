@@ -12,7 +12,8 @@
 # of "# key: value" lines, then a patch that `git apply` takes (paths a/... b/... from
 # the repository root, as `git diff` writes them):
 #   # tier: cpu                      the CTest label of the tests that must catch it
-#   # targets: symm_launch_tests     the test binaries to rebuild (space-separated)
+#   # targets: symm_launch_tests     the test binaries to rebuild (space-separated; "none"
+#                                    for tests that run sources as they are: Python tools)
 #   # tests: Join\.AcceptsARank...   a `ctest -R` pattern: tests that must go red
 #   # bug: one line saying what the deliberate bug is
 #
@@ -89,9 +90,10 @@ revert() {
 trap revert EXIT
 trap "exit 130" INT TERM  # so that the EXIT trap reverts the patch
 
-build_targets() {  # build_targets <log> <target>...
+build_targets() {  # build_targets <log> <target>... ("none": nothing to build)
   local log=$1
   shift
+  if [ "$*" = none ]; then echo "nothing to build" >"$log"; return 0; fi
   cmake --build "$build" --target "$@" >"$log" 2>&1
 }
 

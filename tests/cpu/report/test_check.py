@@ -1,5 +1,6 @@
 """perf-check: passing, failing on a lowered figure, reporting a missing threshold,
-refusing to compare shared-GPU figures with one-GPU-per-rank thresholds, re-baselining."""
+refusing to compare shared-GPU figures with one-GPU-per-rank thresholds, re-baselining
+(never from an invalid figure, never below 0 < fraction <= 1), symm-bench gemm files."""
 import json
 import os
 import shutil
@@ -110,6 +111,44 @@ class Check(unittest.TestCase):
         two_ranks = [e for e in entries if e["world"] == 2]
         self.assertTrue(all(e["source"].endswith("later.jsonl") for e in one_rank))
         self.assertTrue(all(e["source"].endswith("clean.jsonl") for e in two_ranks))
+
+    def test_a_threshold_is_never_set_from_an_invalid_figure(self):
+        self.baseline(SWEEP)  # bulk_synchronous failed validation there
+        entries = thresholds.load(self.thresholds)["entries"]
+        self.assertEqual(len(entries), 8)
+        self.assertNotIn("bulk_synchronous", {e["variant"] for e in entries})
+
+    def test_fraction_outside_zero_to_one_is_refused(self):
+        for fraction in ("0", "1.5"):
+            code, text = self.tool("baseline", self.clean, "--fraction", fraction)
+            self.assertEqual(code, 2, text)
+            self.assertIn("give a value in (0, 1]", text)
+        self.assertFalse(os.path.exists(self.thresholds))
+
+    def gemm_bench(self, ours):
+        """A symm-bench gemm result file with `ours` as our contender's entry."""
+        path = os.path.join(self.dir, "gemm.json")
+        cublaslt = {"median_ms": 0.02, "tflops": 100.0, "valid": True}
+        row = {"m": 1024, "n": 1024, "k": 1024, "dtype": "bf16", "layout": "nk",
+               "impls": {"ours": ours, "ours_100sms": dict(cublaslt), "cublaslt": cublaslt}}
+        doc = {"schema": "symm.results/1", "rows": [row],
+               "run": {"gpu_name": "NVIDIA H200", "git_commit": "abc", "timestamp": "2026-12-01T00:00:00Z"}}
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    def test_symm_bench_gemm_checks_ours_not_cublaslt(self):
+        code, text = self.tool("check", self.gemm_bench({"median_ms": 0.02, "tflops": 110.0, "valid": True}))
+        self.assertEqual(code, 0, text)
+        self.assertIn("0 passed, 0 failed, 2 without a threshold", text)
+        self.assertNotIn("cublaslt", text)
+
+    def test_an_untimed_invalid_figure_fails(self):
+        # symm-bench gemm does not time a contender whose output is wrong: no TFLOP/s.
+        code, text = self.tool("check", self.gemm_bench({"valid": False, "not_timed": "wrong output"}))
+        self.assertEqual(code, 1, text)
+        self.assertIn("symm-bench gemm ours 1024x1024x1024 bf16", text)
+        self.assertIn("validation failed", text)
 
 
 class CommittedThresholds(unittest.TestCase):

@@ -5,6 +5,7 @@ symm-bench on 1000 x 1000 x 64 with 2 x 1 pairs of 64x128 forced, three of cuBLA
 import importlib.machinery
 import importlib.util
 import os
+import tempfile
 import unittest
 
 import support
@@ -69,6 +70,21 @@ class NcuDurations(unittest.TestCase):
         self.assertEqual(len(lines), 3, out)
         self.assertTrue(lines[-1].startswith("64x128x64s8c2-pingpong bf16"), out)
         self.assertIn("median     5.70 us", lines[-1])
+
+    def test_durations_in_any_unit_are_read_in_us(self):
+        # ncu picks the unit by magnitude: one kernel's launches may come in several.
+        csv_text = ('"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"\n'
+                    '"0","slow","gpu__time_duration.sum","usecond","5.50"\n'
+                    '"1","slow","gpu__time_duration.sum","nsecond","6,500"\n'
+                    '"2","slower","gpu__time_duration.sum","msecond","0.02"\n')
+        with tempfile.NamedTemporaryFile("w", suffix=".csv") as f:
+            f.write(csv_text)
+            f.flush()
+            rows = self.tool.summarize([f.name])
+        self.assertEqual([(r[0], r[1]) for r in rows], [("slow", 2), ("slower", 1)])
+        self.assertAlmostEqual(rows[0][2], 6.0)  # median of 5.5 and 6.5 us
+        self.assertAlmostEqual(rows[0][3], 5.5)
+        self.assertAlmostEqual(rows[1][2], 20.0)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 """symm-report on a fixture sweep: the golden Markdown report, the CSV, the plots (PNG and
-valid SVG), the contender matrix, and the index of a results folder."""
+valid SVG), the contender matrix, the index of a results folder, the best-variant choice,
+usage errors, and reading sweeps (resumed points, lines cut off)."""
 import csv
+import dataclasses
+import json
 import os
 import shutil
 import tempfile
@@ -8,9 +11,10 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 
 import support
-from symm_results import records
+from symm_results import records, tables
 
 CEILINGS = os.path.relpath(support.CEILINGS, support.FIXTURES)
+SWEEP = os.path.join(support.FIXTURES, "sweep.jsonl")
 
 
 class Report(unittest.TestCase):
@@ -81,6 +85,52 @@ class Report(unittest.TestCase):
                             "general-bf16-nk-untuned.json")
         odd = [r for r in records.records_of(path) if (r.m, r.n, r.k) == (2048, 32001, 4096)]
         self.assertEqual({r.variant: r.valid for r in odd}, {"ours": True, "cublaslt": False})
+
+    def test_bad_usage_exits_2(self):
+        for args in ([], ["sweep.jsonl"]):  # nothing to do; files but neither --out nor --matrix
+            code, text = support.run_tool("symm-report", *args)
+            self.assertEqual(code, 2, text)
+            self.assertIn("give result files and --out DIR", text)
+
+    def test_best_variant_is_never_an_invalid_one(self):
+        recs = records.records_of(SWEEP)
+        # Make the invalid bulk_synchronous of the 2-rank point the fastest there.
+        recs = [dataclasses.replace(r, tflops=900.0) if r.valid is False else r for r in recs]
+        best = {r.world: r.variant for r in tables.best_variants(recs)}
+        self.assertEqual(best, {1: "tma_push", 2: "tma_push"})
+
+
+class Sweeps(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="symm-sweep-test-")
+        self.path = os.path.join(self.dir, "resumed.jsonl")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, lines):
+        with open(self.path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def test_a_resumed_point_keeps_its_last_document(self):
+        with open(SWEEP) as f:
+            lines = f.read().splitlines()
+        point = next(json.loads(line) for line in lines if json.loads(line).get("point", "").startswith("1r"))
+        for row in point["rows"]:
+            if row.get("tflops"):
+                row["tflops"] += 1000
+        self.write(lines + [json.dumps(point)])  # the point run again after the sweep resumed
+        got = [r.tflops for r in records.records_of(self.path) if r.world == 1 and r.tflops]
+        self.assertEqual(len(got), 7)
+        self.assertTrue(all(t > 1000 for t in got), got)
+
+    def test_a_line_cut_off_is_refused_naming_it(self):
+        with open(SWEEP) as f:
+            lines = f.read().splitlines()
+        self.write(lines[:2] + [lines[2][:100]])  # the first point, cut off mid-line
+        with self.assertRaises(SystemExit) as refused:
+            records.records_of(self.path)
+        self.assertIn("line 3 is not JSON", str(refused.exception))
 
 
 if __name__ == "__main__":

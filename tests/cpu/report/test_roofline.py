@@ -1,9 +1,12 @@
-"""The roofline arithmetic and the ceilings file."""
+"""The roofline arithmetic, the ceilings file, and the peak and efficiency the report's
+tables take from it."""
+import dataclasses
 import json
 import os
 import unittest
 
 import support  # noqa: F401  (puts tools/report on the path)
+from symm_results import records, tables
 from symm_results.roofline import Ceilings, arithmetic_intensity, efficiency, flops
 
 
@@ -61,6 +64,26 @@ class CeilingsFile(unittest.TestCase):
                                2 * copy_engine(measured["hbm_gbps"], "0"), places=1)  # read + write
         self.assertAlmostEqual(measured["nvlink_gbps"]["measured"]["value"],
                                copy_engine(measured["nvlink_gbps"], "1"), places=1)
+
+
+class TablePeaks(unittest.TestCase):
+    """A timed record of the fixture sweep (bf16, one GPU) changed in one respect."""
+    record = next(r for r in records.records_of(os.path.join(support.FIXTURES, "sweep.jsonl")) if r.tflops)
+
+    def peak_and_efficiency(self, which, **change):
+        raw = tables.figures(dataclasses.replace(self.record, **change), Ceilings(support.CEILINGS, which))[0]
+        return raw[tables.COLUMNS.index("peak TFLOP/s")], raw[tables.COLUMNS.index("efficiency %")]
+
+    def test_peak_counts_every_gpu_the_ranks_ran_on(self):
+        peak, eff = self.peak_and_efficiency("datasheet", world=2, gpus=2, tflops=989.0)
+        self.assertEqual(peak, 1978)
+        self.assertAlmostEqual(eff, 50.0)
+
+    def test_peak_is_that_of_the_records_dtype(self):
+        measured = Ceilings(support.CEILINGS, "measured")
+        bf16, fp16 = (measured.value("NVIDIA H200", f"compute_tflops.{d}") for d in ("bf16", "fp16"))
+        self.assertNotEqual(bf16, fp16)  # else this test tells nothing
+        self.assertEqual(self.peak_and_efficiency("measured", dtype="fp16")[0], fp16)
 
 
 if __name__ == "__main__":

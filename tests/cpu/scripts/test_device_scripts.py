@@ -1,6 +1,7 @@
 """The GPU machine's scripts, checked without a GPU: each device call is scarce, so a
 script that cannot start (no execute bit, a syntax error) or mislabels its runs must fail
-here. The proxy's GPU program is replaced by a stub that writes result files."""
+here. The proxy's GPU program is replaced by a stub that writes result files; the A/B
+table's mean and INVALID marks are checked on result files written by the test."""
 import json
 import os
 import stat
@@ -108,6 +109,27 @@ class DeviceScripts(unittest.TestCase):
             p = subprocess.run([os.path.join(ROOT, "tools", "report", "proxy-table"), *args], capture_output=True,
                                text=True)
             self.assertEqual(p.returncode, 2, args)
+
+    def ab(self, ratios):
+        """proxy-table ab over result files written here: {(build, round): (ratio, valid)}."""
+        for (build, round_), (ratio, valid) in ratios.items():
+            rows = [{"variant": "tma_push", "ratio_vs_gemm_alone": ratio, "valid": valid},
+                    {"variant": "gemm_alone", "ratio_vs_gemm_alone": 1.0, "valid": None}]
+            with open(os.path.join(self.tmp.name, f"proxy-bf16-2000x8000x3000-s0-{build}-r{round_}.json"), "w") as f:
+                json.dump({"rows": rows}, f)
+        table = subprocess.run([os.path.join(ROOT, "tools", "report", "proxy-table"), "ab", self.tmp.name],
+                               capture_output=True, text=True)
+        self.assertEqual(table.returncode, 0, table.stderr)
+        return table.stdout
+
+    def test_the_ab_table_gives_the_mean_of_the_rounds(self):
+        table = self.ab({("base", 0): (1.0, True), ("base", 1): (1.0, True), ("base", 2): (1.3, True),
+                         ("new", 0): (1.2, True)})
+        self.assertIn("| tma_push | 1.100 (1.000-1.300) | 1.200 |", table)  # not the median, nor mid-range
+
+    def test_one_invalid_round_marks_the_ab_cell_invalid(self):
+        table = self.ab({("base", 0): (1.1, True), ("base", 1): (1.1, False), ("new", 0): (1.0, True)})
+        self.assertIn("| tma_push | 1.100 (1.100-1.100) INVALID | 1.000 |", table)
 
 
 if __name__ == "__main__":
