@@ -59,16 +59,17 @@ tree_files() {
   fi
 }
 
-# Brings the scratch copy to the tree's content, touching only files that differ (so a
-# reused build rebuilds only what changed), and removes files gone from the tree.
+# Brings the scratch copy to the tree's content and modes (a script's execute bit is
+# tested), touching only files that differ (so a reused build rebuilds only what
+# changed), and removes files gone from the tree.
 sync_copy() {
   mkdir -p "$src" "$logs"
   local list=$scratch/files
   tree_files | sort >"$list"
   while read -r f; do
-    if ! cmp -s "$root/$f" "$src/$f"; then
+    if ! cmp -s "$root/$f" "$src/$f" || [ "$(stat -c %a "$root/$f")" != "$(stat -c %a "$src/$f")" ]; then
       mkdir -p "$(dirname "$src/$f")"
-      cp "$root/$f" "$src/$f"
+      cp --preserve=mode "$root/$f" "$src/$f"
     fi
   done <"$list"
   (cd "$src" && find . -type f | sed 's|^\./||' | sort) | comm -13 "$list" - | while read -r f; do rm -f "$src/$f"; done
