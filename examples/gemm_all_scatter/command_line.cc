@@ -11,6 +11,7 @@
 #include <iterator>
 #include <limits>
 
+#include "sweep_file.hpp"
 #include "sweep_preset.hpp"
 #include "symm/common/error.hpp"
 #include "symm/gemm/plan.hpp"
@@ -112,8 +113,8 @@ std::string check_bounds(const CommandLine& cl, const TileFlags& tile) {
 }
 
 // With --preset the preset defines the points: the flags that would too are refused, the
-// preset is read (so that a bad one fails before any rank starts), and -o defaults to
-// sweep-<preset name>.jsonl.
+// preset and the sweep file are read (so that a bad one fails before anything is written
+// or any rank starts), and -o defaults to sweep-<preset name>.jsonl.
 std::string check_sweep_flags(const std::vector<PointFlag>& point_flags, bool output_given, CommandLine& cl) {
   for (const PointFlag& flag : point_flags) {
     if (flag.option->count() == 0) continue;
@@ -122,19 +123,19 @@ std::string check_sweep_flags(const std::vector<PointFlag>& point_flags, bool ou
                         : "no preset key sets it; it is for single points given by -m -n -k";
     return fmt::format("--preset {} defines the points: drop {} ({})", cl.preset, flag.option->get_name(), instead);
   }
+  if (!output_given)
+    cl.output_file = "sweep-" + std::filesystem::path(cl.preset).stem().string() + ".jsonl";
+  if (cl.output_file.empty()) return "a sweep appends each point to its results file: give -o FILE";
   try {
     const SweepPreset preset = load_preset(cl.preset);
     const int r = cl.launch.num_ranks;
     if (r > 0 && std::find(preset.ranks.begin(), preset.ranks.end(), r) == preset.ranks.end())
       return fmt::format("-r {}: the preset {} runs {} ranks; give one of these, or no -r", r,
                          cl.preset, fmt::join(preset.ranks, ", "));
+    return sweep_file_problem(cl.output_file, cl.preset, preset.source);
   } catch (const Error& e) {
     return e.what();
   }
-  if (!output_given)
-    cl.output_file = "sweep-" + std::filesystem::path(cl.preset).stem().string() + ".jsonl";
-  if (cl.output_file.empty()) return "a sweep appends each point to its results file: give -o FILE";
-  return {};
 }
 
 // Every SYMM_* variable, before anything is written or launched (symm::launch checks
@@ -312,6 +313,8 @@ int parse(int argc, char** argv, const Program& program, CommandLine& cl) {
   if (problem.empty() && cl.launch.num_ranks > 0 && cl.preset.empty())
     problem = check_combination(cl, cl.launch.num_ranks, gemm::DeviceLimits{}.sm_count);
   if (problem.empty()) problem = check_output_file("-o/--output_file", cl.output_file);
+  // A single run's results file is written whole at the end, over what was there.
+  if (problem.empty() && cl.preset.empty()) problem = check_not_a_sweep_file("-o/--output_file", cl.output_file);
   if (problem.empty()) return -1;
   log::error(fmt::format("{}: {}", program.name, problem));
   return 2;

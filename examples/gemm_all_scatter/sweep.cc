@@ -208,13 +208,15 @@ int run_sweep(const Program& program, const CommandLine& cl, int argc, char** ar
       }
       if (const int code = run_world(sweep, world, points, terminal); code != 0) return code;
     }
-    const SweepState state = sweep.file.read();
-    const std::size_t finished = points.size() - unfinished(points, state).size();
-    log::info(fmt::format("sweep: {} of {} points finished, {} failed; results in {} (report: "
+    // Only this run's points: -r leaves the file's other rank counts, and their failures, out.
+    const SweepCounts counts = count_points(points, sweep.file.read());
+    log::info(fmt::format("sweep: {} of {} points measured, {} skipped{}, {} failed; results in {} (report: "
                           "tools/report/symm-report {} --out DIR)",
-                          finished, points.size(), state.failed.size(), sweep.file.path(),
-                          sweep.file.path()));
-    return state.failed.empty() ? 0 : 1;
+                          counts.measured, points.size(), counts.skipped,
+                          counts.skipped ? " (why: above; a later run tries them again)" : "", counts.failed,
+                          sweep.file.path(), sweep.file.path()));
+    // Skips alone (what this machine cannot run) are no failure: the short sweep on one GPU.
+    return counts.failed == 0 ? 0 : 1;
   } catch (const std::exception& e) {
     log::error(fmt::format("{}: {}", program.name, e.what()));
     return 1;

@@ -5,10 +5,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <optional>
 #include <sstream>
 
 #include "symm/common/error.hpp"
@@ -19,11 +22,21 @@ namespace {
 
 using nlohmann::json;
 
+// The file's text; a file that cannot be read is a symm::Error saying why.
 std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  if (!in) throw Error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+  try {
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  } catch (const std::exception& e) {  // a read error (EIO, EISDIR) throws from the file's buffer
+    throw Error(fmt::format("{}: cannot read: {}", path, e.what()));
+  }
+}
+
+// The whole lines of `text`: without a torn last line (one cut off before its newline).
+std::string whole_lines(const std::string& text) {
+  const std::size_t newline = text.rfind('\n');
+  return newline == std::string::npos ? std::string() : text.substr(0, newline + 1);
 }
 
 std::vector<json> parse_lines(const std::string& text, const std::string& path) {
@@ -41,44 +54,102 @@ std::vector<json> parse_lines(const std::string& text, const std::string& path) 
   return lines;
 }
 
+// The first line parsed, when it is a whole line of JSON; none otherwise.
+std::optional<json> first_line(const std::string& text) {
+  const std::size_t newline = text.find('\n');
+  if (newline == std::string::npos) return std::nullopt;
+  json line = json::parse(text.substr(0, newline), nullptr, /*allow_exceptions=*/false);
+  if (line.is_discarded()) return std::nullopt;
+  return line;
+}
+
+bool is_sweep_header(const std::optional<json>& line) {
+  return line && line->is_object() && line->value("schema", json()) == kSweepSchema && line->contains("preset");
+}
+
+// An existing file that is not regular (a directory, a device) is no sweep file.
+bool regular_or_missing(const std::string& path) {
+  std::error_code ec;
+  return !std::filesystem::exists(path, ec) || std::filesystem::is_regular_file(path, ec);
+}
+
 bool row_failed(const json& row) {
   return row.value("valid", json()) == json(false) || !row.value("failed", json()).is_null();
 }
 
+// A result line whose rows all say why something was not run: nothing was measured.
+bool only_skips(const json& line) {
+  const json rows = line.value("rows", json::array());
+  return !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const json& row) {
+    return row.is_object() && row.value("skipped", json()).is_string();
+  });
+}
+
 }  // namespace
+
+std::string sweep_file_problem(const std::string& path, const std::string& preset_file, const json& preset) {
+  if (!regular_or_missing(path))
+    return fmt::format("-o {} is not a regular file: a sweep appends to a file of its own; give a file name", path);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};
+  const std::string text = read_all(path);
+  if (text.empty()) return {};
+  const std::optional<json> header = first_line(text);
+  if (!is_sweep_header(header))
+    return fmt::format("-o {} has no sweep header ({}): it is not a sweep file, and a sweep appends to a "
+                       "file of its own; give another -o",
+                       path, kSweepSchema);
+  if (header->at("preset") != preset) {
+    const json theirs = header->value("preset_file", json());
+    return fmt::format("-o {} holds a sweep of another preset ({}) than {}; resume it with that preset, or "
+                       "give another -o",
+                       path, theirs.is_string() ? theirs.get<std::string>() : "?", preset_file);
+  }
+  try {
+    parse_lines(whole_lines(text), path);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
 
 SweepFile::SweepFile(std::string path, const std::string& preset_file, const json& preset)
     : path_(std::move(path)) {
-  namespace fs = std::filesystem;
-  if (!fs::exists(path_) || fs::file_size(path_) == 0) {
+  if (std::string why = sweep_file_problem(path_, preset_file, preset); !why.empty()) throw Error(why);
+  std::error_code ec;
+  const std::string text = std::filesystem::exists(path_, ec) ? read_all(path_) : std::string();
+  if (text.empty()) {
     append({{"schema", kSweepSchema}, {"preset_file", preset_file}, {"preset", preset}});
+    lines_at_open_ = 1;
     return;
   }
-  const std::string text = read_all(path_);
-  const std::size_t end = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-  if (end < text.size()) {
+  const std::string whole = whole_lines(text);
+  if (whole.size() < text.size()) {
     log::warn(fmt::format("{}: removing a torn last line (a write cut off by a kill)", path_));
-    fs::resize_file(path_, end);
+    std::filesystem::resize_file(path_, whole.size());
   }
-  const std::vector<json> lines = parse_lines(text.substr(0, end), path_);
-  if (lines.empty() || lines.front().value("schema", "") != kSweepSchema || !lines.front().contains("preset"))
-    throw Error(fmt::format("{} has no sweep header: it is not a sweep file; give another -o", path_));
-  if (lines.front()["preset"] != preset)
-    throw Error(fmt::format("{} holds a sweep of another preset ({}); resume it with that preset, or "
-                            "give another -o",
-                            path_, lines.front().value("preset_file", "?")));
+  lines_at_open_ = std::size_t(std::count(whole.begin(), whole.end(), '\n'));
 }
 
 SweepState SweepFile::read() const {
   SweepState state;
-  for (const json& line : parse_lines(read_all(path_), path_)) {
+  const std::vector<json> lines = parse_lines(read_all(path_), path_);
+  for (std::size_t index = 0; index < lines.size(); ++index) {
+    const json& line = lines[index];
     if (line.contains("started")) {
       state.interrupted = line["started"].get<std::string>();
       ++state.started;
     } else if (line.contains("point")) {
       const std::string point = line["point"].get<std::string>();
-      state.finished.insert(point);
       if (state.interrupted == point) state.interrupted.reset();
+      if (only_skips(line)) {
+        state.skipped.insert(point);
+        // A skip recorded by an earlier session is tried again (this machine may run it).
+        if (index >= lines_at_open_) state.finished.insert(point);
+        continue;
+      }
+      state.skipped.erase(point);
+      state.finished.insert(point);
       if (line.contains("seconds")) state.seconds.push_back(line["seconds"].get<double>());
       for (const json& row : line.value("rows", json::array())) {
         if (row_failed(row)) {
@@ -110,6 +181,20 @@ std::vector<SweepPoint> unfinished(const std::vector<SweepPoint>& points, const 
   for (const SweepPoint& p : points)
     if (!state.finished.contains(p.key)) left.push_back(p);
   return left;
+}
+
+SweepCounts count_points(const std::vector<SweepPoint>& points, const SweepState& state) {
+  const std::set<std::string> failed(state.failed.begin(), state.failed.end());
+  SweepCounts counts;
+  for (const SweepPoint& p : points) {
+    if (failed.contains(p.key))
+      ++counts.failed;
+    else if (state.skipped.contains(p.key))
+      ++counts.skipped;
+    else if (state.finished.contains(p.key))
+      ++counts.measured;
+  }
+  return counts;
 }
 
 json started_line(const std::string& point) {

@@ -2,9 +2,15 @@
 #include "sweep_preset.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <set>
 
 #include "symm/common/error.hpp"
@@ -18,6 +24,16 @@ const std::set<std::string> kKeys = {"description", "sizes",    "dtypes",   "til
                                      "num_stages",  "configs",  "ranks",    "variants", "gsize_m",
                                      "b_layout",    "loopback_peers", "validate", "baselines",
                                      "n_warmup",    "n_repeat"};
+
+// Whether `v` is a whole JSON integer in [lo, hi]. Nothing else is converted: not a float
+// (8.7, 1e10), a boolean, or an integer beyond 64 bits, which get<> would truncate or wrap.
+bool integer_within(const json& v, std::int64_t lo, std::int64_t hi) {
+  if (!v.is_number_integer()) return false;
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+    return false;
+  const std::int64_t i = v.get<std::int64_t>();
+  return lo <= i && i <= hi;
+}
 
 class Reader {
  public:
@@ -39,13 +55,22 @@ class Reader {
     }
   }
 
+  // An integer field in [lo, hi]; `fallback` when absent.
+  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const {
+    if (!has(key)) return fallback;
+    const json& v = doc_.at(key);
+    if (!integer_within(v, lo, hi))
+      fail(key, fmt::format("is {}; it must be an integer from {} to {}", v.dump(), lo, hi));
+    return v.get<std::int64_t>();
+  }
+
   // A non-empty list of integers, each in [lo, hi].
   std::vector<std::int64_t> integers(const json& list, const std::string& key, std::int64_t lo,
                                      std::int64_t hi) const {
     if (!list.is_array() || list.empty()) fail(key, "must be a non-empty list of integers");
     std::vector<std::int64_t> out;
     for (const json& v : list) {
-      if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+      if (!integer_within(v, lo, hi))
         fail(key, fmt::format("holds {}; each value must be an integer from {} to {}", v.dump(), lo, hi));
       out.push_back(v.get<std::int64_t>());
     }
@@ -78,6 +103,14 @@ class Reader {
   std::string where_;
 };
 
+// Refuses the first of `names` (the entries of `key`) that repeats an earlier one: it would
+// be measured twice, and one result would replace the other.
+void refuse_repeats(const Reader& r, const std::string& key, const std::vector<std::string>& names) {
+  std::set<std::string> seen;
+  for (const std::string& name : names)
+    if (!seen.insert(name).second) r.fail(key, fmt::format("holds {} twice; give each once", name));
+}
+
 gemm::DType dtype_named(const Reader& r, const std::string& name) {
   if (name == "bf16") return gemm::DType::bf16;
   if (name == "fp16") return gemm::DType::fp16;
@@ -95,6 +128,26 @@ std::string variants_text(const Reader& r) {
     text += (text.empty() ? "" : ",") + name.get<std::string>();
   }
   return text;
+}
+
+// The preset file's text. Only a regular, readable file is read: a directory would open and
+// then throw std::ios_base::failure from its first read (EISDIR).
+std::string preset_text(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    const char* what = fs::is_directory(path, ec) ? "is a directory"
+                       : fs::exists(path, ec)     ? "is not a regular file"
+                                                  : "does not exist";
+    throw Error(fmt::format("--preset {} {}: give a preset file (bench/presets/*.json)", path, what));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("--preset {}: cannot read the file: {}", path, std::strerror(errno)));
+  try {
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  } catch (const std::exception& e) {
+    throw Error(fmt::format("--preset {}: cannot read the file: {}", path, e.what()));
+  }
 }
 
 }  // namespace
@@ -136,15 +189,24 @@ SweepPreset parse_preset(const json& doc, const std::string& where) {
     if (r.has("num_stages")) r.fail("num_stages", "belongs to \"tiles\"; a name in \"configs\" holds its stages");
     const json& list = doc.at("configs");
     if (!list.is_array() || list.empty()) r.fail("configs", "must be a non-empty list of configuration names");
+    std::vector<std::string> names;
     for (const json& name : list) {
       if (!name.is_string()) r.fail("configs", fmt::format("holds {}; give configuration names", name.dump()));
       gemm::KernelConfig c;
       if (std::string why = built_config_named(name.get<std::string>(), c); !why.empty()) r.fail("configs", why);
       p.configs.push_back(c);
+      names.push_back(gemm::to_string(c));
     }
+    refuse_repeats(r, "configs", names);
   } else if (r.has("tiles")) {
     const auto stages = r.integers("num_stages", 2, 16);
-    for (const auto& tile : r.tuples("tiles", 3, 16, 256)) {
+    const auto tiles = r.tuples("tiles", 3, 16, 256);
+    std::vector<std::string> stage_names, tile_names;
+    for (std::int64_t s : stages) stage_names.push_back(std::to_string(s));
+    for (const auto& tile : tiles) tile_names.push_back(fmt::format("[{}]", fmt::join(tile, ", ")));
+    refuse_repeats(r, "num_stages", stage_names);
+    refuse_repeats(r, "tiles", tile_names);
+    for (const auto& tile : tiles) {
       for (std::int64_t s : stages)
         p.configs.push_back(gemm::KernelConfig{int(tile[0]), int(tile[1]), int(tile[2]), int(s)});
     }
@@ -156,26 +218,20 @@ SweepPreset parse_preset(const json& doc, const std::string& where) {
   if (const std::string why = parse_variants(r.has("variants") ? variants_text(r) : "all", p.variants);
       !why.empty())
     r.fail("variants", why);
-  p.gsize_m = r.value<int>("gsize_m", p.gsize_m);
-  if (p.gsize_m < 1) r.fail("gsize_m", "must be >= 1");
-  p.loopback_peers = r.value<int>("loopback_peers", p.loopback_peers);
-  if (p.loopback_peers < 0 || p.loopback_peers >= ops::kMaxWorld)
-    r.fail("loopback_peers", fmt::format("must be from 0 to {}", ops::kMaxWorld - 1));
+  constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+  p.gsize_m = int(r.integer("gsize_m", p.gsize_m, 1, kIntMax));
+  p.loopback_peers = int(r.integer("loopback_peers", p.loopback_peers, 0, ops::kMaxWorld - 1));
   p.validate = r.value<bool>("validate", p.validate);
   p.baselines = r.value<bool>("baselines", p.baselines);
-  p.n_warmup = r.value<int>("n_warmup", p.n_warmup);
-  p.n_repeat = r.value<int>("n_repeat", p.n_repeat);
-  if (p.n_warmup < 0) r.fail("n_warmup", "must be >= 0");
-  if (p.n_repeat < 1) r.fail("n_repeat", "must be >= 1");
+  p.n_warmup = int(r.integer("n_warmup", p.n_warmup, 0, kIntMax));
+  p.n_repeat = int(r.integer("n_repeat", p.n_repeat, 1, kIntMax));
   return p;
 }
 
 SweepPreset load_preset(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(fmt::format("--preset {}: cannot read the file (see bench/presets/)", path));
   json doc;
   try {
-    doc = json::parse(in);
+    doc = json::parse(preset_text(path));
   } catch (const json::exception& e) {
     throw Error(fmt::format("--preset {}: not JSON: {}", path, e.what()));
   }

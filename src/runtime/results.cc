@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string_view>
@@ -184,6 +185,23 @@ void ResultsWriter::write(const std::string& path) const {
     throw Error(fmt::format("cannot move results into {}: {}", path, std::strerror(error)));
   }
   log::info(fmt::format("wrote {}", path));  // every program's results, said where they went
+}
+
+std::string check_not_a_sweep_file(const std::string& flag, const std::string& path) {
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::is_regular_file(path, ec)) return {};
+  std::ifstream in(path, std::ios::binary);
+  std::string first;
+  try {
+    if (!std::getline(in, first) || in.eof()) return {};  // no whole first line: no header
+  } catch (const std::exception&) {
+    return {};  // unreadable: the output check says why where it matters
+  }
+  const nlohmann::json header = nlohmann::json::parse(first, nullptr, /*allow_exceptions=*/false);
+  if (!header.is_object() || header.value("schema", nlohmann::json()) != kSweepSchema) return {};
+  return fmt::format("{} {} is a sweep file ({}), which this run's results would replace: resume the sweep "
+                     "with its program's --preset, or give another {}",
+                     flag, path, kSweepSchema, flag);
 }
 
 }  // namespace symm

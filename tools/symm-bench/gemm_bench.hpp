@@ -24,7 +24,8 @@ struct GemmBenchOptions {
   std::string output;          // JSON path; empty: none
 };
 
-// Runs the benchmark; returns the process exit code (non-zero when an output is wrong).
+// Runs the benchmark; returns the process exit code: 0, or 1 (a failed run) when an output
+// is wrong.
 int run_gemm_bench(const GemmBenchOptions& options, int argc, const char* const* argv);
 
 }  // namespace symm::bench

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <initializer_list>
@@ -58,11 +59,52 @@ std::vector<std::array<std::int64_t, 3>> shapes_of(const json& j, const std::str
   return shapes;
 }
 
+// Distinct positive integers: a repeated world or fewer_sms value would be measured twice.
 std::vector<int> positives_of(const json& j, const std::string& path, const std::string& key) {
   if (!j.is_array()) refuse(path, fmt::format("{} must be a list of integers (got {})", key, j.dump()));
   std::vector<int> out;
-  for (std::size_t i = 0; i < j.size(); ++i) out.push_back(positive<int>(j[i], path, fmt::format("{}[{}]", key, i)));
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const int v = positive<int>(j[i], path, fmt::format("{}[{}]", key, i));
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      refuse(path, fmt::format("{}[{}] repeats {}; give each value once", key, i, v));
+    out.push_back(v);
+  }
   return out;
+}
+
+// A shape of the preset and where it came from ("square[2]", "sharded.shapes[0] on world 8").
+struct NamedShape {
+  GemmShape shape;
+  std::string origin;
+};
+
+// The sharded shapes, each as its shard on each world: a world must divide the shape's N.
+std::vector<NamedShape> shards_of(const std::vector<int>& worlds,
+                                  const std::vector<std::array<std::int64_t, 3>>& shapes, const std::string& path) {
+  std::vector<NamedShape> out;
+  for (int world : worlds) {
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      const auto& s = shapes[i];
+      if (s[1] % world != 0)
+        refuse(path, fmt::format("sharded.shapes[{}] [{}, {}, {}]: N = {} does not divide over world {}; give "
+                                 "an N that every world of sharded.worlds divides, or drop the world",
+                                 i, s[0], s[1], s[2], s[1], world));
+      out.push_back({{s[0], s[1] / world, s[2], world}, fmt::format("sharded.shapes[{}] on world {}", i, world)});
+    }
+  }
+  return out;
+}
+
+// Each problem once: a repeat would be measured twice and count twice in the geomeans.
+void refuse_repeats(const std::vector<NamedShape>& shapes, const std::string& path) {
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      const GemmShape &a = shapes[i].shape, &b = shapes[j].shape;
+      if (a.m == b.m && a.n == b.n && a.k == b.k && a.world == b.world)
+        refuse(path, fmt::format("{} is the problem of {} again (M {} N {} K {}, world {}); give each once",
+                                 shapes[i].origin, shapes[j].origin, a.m, a.n, a.k, a.world));
+    }
+  }
 }
 
 }  // namespace
@@ -76,17 +118,19 @@ GemmPreset parse_gemm_preset(const std::string& text, const std::string& path) {
   }
   if (!j.is_object()) refuse(path, "must be a JSON object with square, sharded and fewer_sms");
   only_keys(j, {"description", "square", "sharded", "fewer_sms"}, path, "");
-  GemmPreset preset;
-  for (const auto& s : shapes_of(j.value("square", json::array()), path, "square"))
-    preset.shapes.push_back({s[0], s[1], s[2], 1});
+  std::vector<NamedShape> named;
+  const auto square = shapes_of(j.value("square", json::array()), path, "square");
+  for (std::size_t i = 0; i < square.size(); ++i)
+    named.push_back({{square[i][0], square[i][1], square[i][2], 1}, fmt::format("square[{}]", i)});
   const json sharded = j.value("sharded", json::object());
   if (!sharded.is_object()) refuse(path, "sharded must be an object with worlds and shapes");
   only_keys(sharded, {"worlds", "shapes"}, path, " in sharded");
   const auto worlds = positives_of(sharded.value("worlds", json::array({1})), path, "sharded.worlds");
   const auto shapes = shapes_of(sharded.value("shapes", json::array()), path, "sharded.shapes");
-  for (int world : worlds)
-    for (const auto& s : shapes)
-      if (s[1] % world == 0) preset.shapes.push_back({s[0], s[1] / world, s[2], world});
+  for (NamedShape& s : shards_of(worlds, shapes, path)) named.push_back(std::move(s));
+  refuse_repeats(named, path);
+  GemmPreset preset;
+  for (const NamedShape& s : named) preset.shapes.push_back(s.shape);
   preset.fewer_sms = positives_of(j.value("fewer_sms", json::array()), path, "fewer_sms");
   if (preset.shapes.empty()) refuse(path, "no shape to run: give square or sharded.shapes");
   return preset;

@@ -21,8 +21,9 @@ struct GemmPreset {
 };
 
 // Parses `text` (the contents of `path`, named in errors). Unknown keys, shapes that are
-// not three integers >= 1, worlds < 1 or fewer_sms < 1 are refused; a world that does not
-// divide a shape's N skips that shard, as before.
+// not three integers >= 1, worlds < 1, fewer_sms < 1, a world that does not divide a
+// sharded shape's N, and repeats (a problem, a world, a fewer_sms value given twice) are
+// refused.
 GemmPreset parse_gemm_preset(const std::string& text, const std::string& path);
 GemmPreset load_gemm_preset(const std::string& path);
 

@@ -1,12 +1,13 @@
 // symm-bench: benchmarks of symm's kernels against their baselines (one GPU per process).
 //   symm-bench gemm --preset bench/gemm/issue4.json -o bench/results/gemm.json
-// Exit codes: 0 done, 1 a failure while running (or no GPU), 2 a bad command line, preset
-// or SYMM_* variable (one line naming it, before any GPU work). Flags follow Iris's names
+// Exit codes: 0 done, 1 a failed run (a wrong output, an error while running, no GPU), 2 a
+// bad command line, preset or SYMM_* variable (one line naming it, before any GPU work). Flags follow Iris's names
 // (--n_warmup, --n_repeat, -o/--output_file, --datatype); the earlier spellings (--warmup,
 // --iters, --output, --dtype, --layout, --fewer-sms, --no-tune) stay as aliases.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 
@@ -15,6 +16,7 @@
 #include "symm/host/input_checks.hpp"
 #include "symm/host/launch.hpp"
 #include "symm/host/options.hpp"
+#include "symm/host/results.hpp"
 #include "symm/host/settings.hpp"
 
 namespace {
@@ -26,18 +28,42 @@ struct GemmFlags {
   bool no_tune = false;
 };
 
-// --config must name one of the built configurations (the plan refuses others later, on
-// the GPU).
-std::string check_config(const std::string& text, symm::gemm::KernelConfig& out) {
+// With SYMM_GEMM_FORCE_FALLBACK=1 the mma.sync fallback runs: --config must name one of its
+// configurations, and one that reads B in the layout given.
+std::string check_fallback_config(const std::string& text, bool parsed, symm::gemm::BLayout layout,
+                                  const symm::gemm::KernelConfig& config) {
+  using symm::gemm::to_string;
+  const symm::gemm::KernelConfig wide = symm::gemm::FallbackConfig::desc;
+  const symm::gemm::KernelConfig narrow = symm::gemm::FallbackNarrowConfig::desc;
+  if (!parsed || (config != wide && config != narrow))
+    return fmt::format("--config {}: SYMM_GEMM_FORCE_FALLBACK=1 runs the mma.sync fallback, whose configurations "
+                       "are {} (B either way) and {} (B as N x K); give one of these, or unset "
+                       "SYMM_GEMM_FORCE_FALLBACK for the WGMMA ones",
+                       text, to_string(wide), to_string(narrow));
+  if (!symm::gemm::fallback_takes(config, layout))
+    return fmt::format("--config {}: the fallback's {} reads B as N x K only; give --b_layout nk, or --config {}",
+                       text, to_string(config), to_string(wide));
+  return {};
+}
+
+// --config must name a configuration of the kernel that will run (the plan refuses others
+// later, on the GPU): a built WGMMA one, or with the fallback forced, one of the fallback's.
+std::string check_config(const std::string& text, const symm::gemm::GemmOptions& options,
+                         symm::gemm::BLayout layout, symm::gemm::KernelConfig& out) {
   const bool parsed = symm::gemm::parse_config(text, out);
-  std::string built;
-  for (const symm::gemm::KernelConfig& c : symm::gemm::kWgmmaConfigs) {
-    if (parsed && out == c) return {};
-    built += (built.empty() ? "" : ", ") + symm::gemm::to_string(c);
-  }
+  if (options.force_fallback) return check_fallback_config(text, parsed, layout, out);
+  if (parsed && symm::gemm::is_built(out)) return {};
   return fmt::format("--config {}: no such configuration is built (BLK_MxBLK_NxBLK_K s stages "
                      "[cCLUSTER] [-pingpong|-swapped]); built: {}",
-                     text, built);
+                     text, symm::gemm::config_names(symm::gemm::kWgmmaConfigs));
+}
+
+// Each --fewer_sms value once: a repeat would be timed twice under one name.
+std::string check_repeats(const std::vector<int>& fewer_sms) {
+  for (std::size_t i = 0; i < fewer_sms.size(); ++i)
+    if (std::find(fewer_sms.begin(), fewer_sms.begin() + i, fewer_sms[i]) != fewer_sms.begin() + i)
+      return fmt::format("--fewer_sms {} is given twice; give each value once", fewer_sms[i]);
+  return {};
 }
 
 // The numbers' ranges and the output path, named flag by flag.
@@ -45,7 +71,9 @@ std::string check_numbers(const GemmFlags& flags, const symm::bench::GemmBenchOp
   for (std::string why : {symm::check_at_least("--repeats", gemm.repeats, 1),
                           symm::check_at_least("--n_warmup", gemm.warmup, 0),
                           symm::check_at_least("--n_repeat", gemm.iters, 1),
-                          symm::check_output_file("-o/--output_file", gemm.output)}) {
+                          symm::check_output_file("-o/--output_file", gemm.output),
+                          symm::check_not_a_sweep_file("-o/--output_file", gemm.output),
+                          check_repeats(gemm.fewer_sms)}) {
     if (!why.empty()) return why;
   }
   // The GEMM's extents are 32-bit, as a preset's are (gemm_preset.cc).
@@ -81,7 +109,7 @@ std::string read_gemm_flags(const GemmFlags& flags, symm::bench::GemmBenchOption
   gemm.layout = flags.layout == "kn" ? symm::gemm::BLayout::kn : symm::gemm::BLayout::nk;
   if (!flags.config.empty()) {
     symm::gemm::KernelConfig c;
-    if (std::string why = check_config(flags.config, c); !why.empty()) return why;
+    if (std::string why = check_config(flags.config, gemm.gemm, gemm.layout, c); !why.empty()) return why;
     gemm.gemm.config = c;
   }
   gemm.tune = !flags.no_tune && !gemm.gemm.config && !gemm.gemm.force_fallback;

@@ -24,6 +24,14 @@ namespace symm {
 class Runtime;
 
 inline constexpr const char* kResultsSchema = "symm.results/1";
+// The first line of a sweep file (the GEMM + all-scatter programs' --preset runs append
+// each point's results to one).
+inline constexpr const char* kSweepSchema = "symm.sweep/1";
+
+// Empty unless `path` is an existing sweep file, which a results file written there would
+// replace (a sweep's points are lost): then that, naming `flag`, and what to do. For the
+// programs' output flags, checked before anything runs.
+std::string check_not_a_sweep_file(const std::string& flag, const std::string& path);
 
 // Every SYMM_* variable of this process's environment, by name.
 std::map<std::string, std::string> symm_environment();

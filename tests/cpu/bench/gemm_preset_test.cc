@@ -21,16 +21,51 @@ std::string refusal(const std::string& text) {
   return {};
 }
 
-TEST(GemmPreset, QuickPresetGivesTheSquareAndEveryDividingShard) {
+TEST(GemmPreset, QuickPresetGivesTheSquareAndEveryShard) {
   const GemmPreset p = parse_gemm_preset(
-      R"({"square": [[8192, 8192, 8192]], "sharded": {"worlds": [1, 5, 8], "shapes": [[8192, 4608, 36864]]},
+      R"({"square": [[8192, 8192, 8192]], "sharded": {"worlds": [1, 8], "shapes": [[8192, 4608, 36864]]},
           "fewer_sms": [16]})",
       "quick.json");
-  ASSERT_EQ(p.shapes.size(), 3u);  // world 5 does not divide 4608: skipped, as before
+  ASSERT_EQ(p.shapes.size(), 3u);
   EXPECT_EQ(p.shapes[0].n, 8192);
   EXPECT_EQ(p.shapes[2].n, 576);
   EXPECT_EQ(p.shapes[2].world, 8);
   EXPECT_EQ(p.fewer_sms, std::vector<int>{16});
+}
+
+// A world that does not divide a sharded shape's N used to drop that shard without a word.
+TEST(GemmPreset, AWorldThatDoesNotDivideAShardedShapeIsRefusedNamingBoth) {
+  EXPECT_NE(refusal(R"({"sharded": {"worlds": [1, 5, 8], "shapes": [[8192, 4608, 36864]]}})")
+                .find("sharded.shapes[0] [8192, 4608, 36864]: N = 4608 does not divide over world 5"),
+            std::string::npos)
+      << refusal(R"({"sharded": {"worlds": [1, 5, 8], "shapes": [[8192, 4608, 36864]]}})");
+}
+
+// A repeated problem was measured twice and counted twice in the geomeans; a repeated
+// fewer_sms value was timed twice, one JSON entry replacing the other.
+TEST(GemmPreset, RepeatsAreRefusedNamingTheEntry) {
+  const struct {
+    const char* text;
+    const char* names;
+  } cases[] = {
+      {R"({"square": [[8, 8, 8], [16, 8, 8], [8, 8, 8]]})", "square[2] is the problem of square[0] again"},
+      {R"({"square": [[64, 32, 8]], "sharded": {"worlds": [2], "shapes": [[64, 64, 8]]}})", ""},
+      {R"({"square": [[64, 64, 8]], "sharded": {"worlds": [1], "shapes": [[64, 64, 8]]}})",
+       "sharded.shapes[0] on world 1 is the problem of square[0] again"},
+      {R"({"sharded": {"worlds": [1], "shapes": [[64, 64, 8], [64, 64, 8]]}})",
+       "sharded.shapes[1] on world 1 is the problem of sharded.shapes[0] on world 1 again"},
+      {R"({"sharded": {"worlds": [2, 2], "shapes": [[64, 64, 8]]}})", "sharded.worlds[1] repeats 2"},
+      {R"({"square": [[8, 8, 8]], "fewer_sms": [16, 32, 16]})", "fewer_sms[2] repeats 16"},
+  };
+  for (const auto& c : cases) {
+    const std::string why = refusal(c.text);
+    if (*c.names == '\0') {
+      EXPECT_EQ(why, "") << c.text << ": another world is another problem";
+      continue;
+    }
+    EXPECT_NE(why.find("preset p.json"), std::string::npos) << c.text << " -> " << why;
+    EXPECT_NE(why.find(c.names), std::string::npos) << c.text << " -> " << why;
+  }
 }
 
 TEST(GemmPreset, CommittedPresetsAreValid) {

@@ -6,7 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "run_program.hpp"
@@ -226,6 +228,77 @@ TEST(RefusedCommandLine, GemmAllScatterRefusesEachWithTheFlagNamed) {
       {p12, {"--gsize_m", "0"}, "--gsize_m must be >= 1 (got 0)"},
       {p12, {"--variant", "tma_push,bogus"}, "--variant tma_push,bogus"},
   });
+}
+
+// A directory given as the preset used to abort the program (an uncaught
+// std::ios_base::failure from its first read, exit code 134).
+TEST(RefusedCommandLine, GemmAllScatterRefusesAPresetThatIsNoFile) {
+  const std::string program = SYMM_PROGRAM_10_GEMM_ALL_SCATTER;
+  expect_refused_before_gpu_work({
+      {program, {"--preset", "/tmp"}, "--preset /tmp is a directory"},
+      {program, {"--preset", "/dev/null"}, "--preset /dev/null is not a regular file"},
+  });
+}
+
+// A sweep file (first line symm.sweep/1) as -o of a single run or of symm-bench: the
+// results, written whole at the end, would replace the sweep. Refused before any GPU work.
+TEST(RefusedCommandLine, AResultsFileNeverReplacesASweepFile) {
+  const std::string program = SYMM_PROGRAM_10_GEMM_ALL_SCATTER, bench = SYMM_PROGRAM_SYMM_BENCH;
+  const std::string header = R"({"preset": {"sizes": [[64, 64, 64]], "ranks": [1]}, "schema": "symm.sweep/1"})";
+  const std::string sweep = preset_file("kept_sweep.jsonl", header + "\n");
+  expect_refused_before_gpu_work({
+      {program, {"-r", "2", "-o", sweep}, "-o/--output_file " + sweep + " is a sweep file (symm.sweep/1)"},
+      {SYMM_PROGRAM_07_GEMM_ALL_SCATTER, {"-o", sweep},
+       "resume the sweep with its program's --preset, or give another -o/--output_file"},
+      {bench, {"gemm", "--mnk", "64", "64", "64", "-o", sweep}, "-o/--output_file " + sweep + " is a sweep file"},
+  });
+  std::ifstream in(sweep);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), header + "\n");
+}
+
+// The sweep file of another preset, or an -o that is not a sweep file, is bad input (exit
+// code 2, before anything is written), not a failed run.
+TEST(RefusedCommandLine, GemmAllScatterRefusesAnotherPresetsSweepOrAFileThatIsNone) {
+  const std::string program = SYMM_PROGRAM_10_GEMM_ALL_SCATTER;
+  const std::string short_preset = std::string(SYMM_SOURCE_DIR) + "/bench/presets/short.json";
+  const std::string other = preset_file(
+      "other_sweep.jsonl", R"({"preset": {"sizes": [[64, 64, 64]], "ranks": [1]}, "preset_file": "mine.json", )"
+                           R"("schema": "symm.sweep/1"})" "\n");
+  const std::string results = preset_file("results.json", R"({"schema": "symm.results/1", "rows": []})" "\n");
+  expect_refused_before_gpu_work({
+      {program, {"--preset", short_preset, "-o", other}, "holds a sweep of another preset (mine.json)"},
+      {program, {"--preset", short_preset, "-o", results}, "has no sweep header"},
+  });
+}
+
+// Repeated --fewer_sms values were each timed, one JSON entry replacing the other.
+TEST(RefusedCommandLine, SymmBenchRefusesRepeatedFewerSms) {
+  expect_refused_before_gpu_work({
+      {SYMM_PROGRAM_SYMM_BENCH, {"gemm", "--mnk", "64", "64", "64", "--fewer_sms", "16", "32", "16"},
+       "--fewer_sms 16 is given twice"},
+  });
+}
+
+// With SYMM_GEMM_FORCE_FALLBACK=1, --config names one of the fallback's configurations:
+// those are accepted (the run then stops only for want of a GPU), a WGMMA one is refused.
+TEST(RefusedCommandLine, SymmBenchChecksConfigAgainstTheForcedFallback) {
+  const std::string bench = SYMM_PROGRAM_SYMM_BENCH;
+  const std::vector<std::string> forced = {"SYMM_GEMM_FORCE_FALLBACK=1"};
+  const auto with_config = [](const std::string& config, const std::string& layout) {
+    return std::vector<std::string>{"gemm", "--mnk", "64", "64", "64", "--config", config, "--b_layout", layout};
+  };
+  expect_refused_before_gpu_work({
+      {bench, with_config("128x256x64s4", "nk"), "--config 128x256x64s4: SYMM_GEMM_FORCE_FALLBACK=1 runs", forced},
+      {bench, with_config("128x96x64s3", "kn"), "128x96x64s3 reads B as N x K only", forced},
+  });
+  for (const auto& [config, layout] : {std::pair{"128x96x64s3", "nk"}, std::pair{"128x128x64s3", "kn"}}) {
+    SCOPED_TRACE(config);
+    const symm::test::ProgramOutcome out =
+        symm::test::run_program(bench, with_config(config, layout), {forced[0], "CUDA_VISIBLE_DEVICES="});
+    EXPECT_EQ(out.exit_code, 1) << out.output;
+    EXPECT_NE(out.output.find("no GPU visible"), std::string::npos) << out.output;
+    EXPECT_EQ(out.output.find("--config"), std::string::npos) << out.output;
+  }
 }
 
 }  // namespace

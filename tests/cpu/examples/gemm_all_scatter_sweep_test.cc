@@ -2,12 +2,16 @@
 // interruption at a random point, the progress line, and --preset on the command line.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "command_line.hpp"
+#include "driver.hpp"
 #include "sweep_file.hpp"
 #include "sweep_preset.hpp"
 #include "sweep_progress.hpp"
@@ -113,6 +117,57 @@ TEST(SweepPreset, MistakesAreRefusedNamingTheKey) {
   p = minimal_preset();
   p["variants"] = {"tma_push", "wg_specialisation"};
   EXPECT_NE(error_of(p).find("wg_specialisation"), std::string::npos);
+}
+
+// Every integer field through one checked reader: 4294967297 used to become 1, 8.7 8 and
+// true 1, and 3000000000 or 1e10 were refused as "the wrong type".
+TEST(SweepPreset, IntegerFieldsAreWholeIntegersInTheirRangeNamingTheFieldAndRange) {
+  const struct {
+    const char* key;
+    json value;
+    const char* refusal;
+  } cases[] = {
+      {"n_warmup", 4294967297LL, "\"n_warmup\" is 4294967297; it must be an integer from 0 to 2147483647"},
+      {"n_warmup", 3000000000LL, "\"n_warmup\" is 3000000000; it must be an integer from 0 to 2147483647"},
+      {"n_warmup", 1e10, "\"n_warmup\" is 10000000000.0; it must be an integer from 0 to 2147483647"},
+      {"n_warmup", -1, "\"n_warmup\" is -1; it must be an integer from 0 to 2147483647"},
+      {"n_repeat", 8.7, "\"n_repeat\" is 8.7; it must be an integer from 1 to 2147483647"},
+      {"n_repeat", true, "\"n_repeat\" is true; it must be an integer from 1 to 2147483647"},
+      {"n_repeat", 18446744073709551615ULL, "\"n_repeat\" is 18446744073709551615; it must be an integer"},
+      {"gsize_m", 0, "\"gsize_m\" is 0; it must be an integer from 1 to 2147483647"},
+      {"gsize_m", "8", "\"gsize_m\" is \"8\"; it must be an integer from 1 to 2147483647"},
+      {"loopback_peers", 8, "\"loopback_peers\" is 8; it must be an integer from 0 to 7"},
+  };
+  for (const auto& c : cases) {
+    json p = minimal_preset();
+    p[c.key] = c.value;
+    EXPECT_NE(error_of(p).find(c.refusal), std::string::npos) << c.key << " " << c.value.dump() << ": " << error_of(p);
+  }
+  json p = minimal_preset();
+  p["n_warmup"] = 0;
+  p["n_repeat"] = 2147483647;
+  p["loopback_peers"] = 7;
+  const SweepPreset read = parse_preset(p, "test");
+  EXPECT_EQ(read.n_warmup, 0);
+  EXPECT_EQ(read.n_repeat, 2147483647);
+  EXPECT_EQ(read.loopback_peers, 7);
+}
+
+// A repeated configuration would be measured twice in every point, one group's rows beside
+// the other's.
+TEST(SweepPreset, RepeatedConfigurationsAreRefusedNamingTheEntry) {
+  json p = minimal_preset();
+  p["configs"] = {"128x256x64s4", "128x192x64s4-pingpong", "128x256x64s4"};
+  EXPECT_NE(error_of(p).find("\"configs\" holds 128x256x64s4 twice"), std::string::npos) << error_of(p);
+  p = minimal_preset();
+  p["tiles"] = {{128, 128, 64}, {256, 64, 64}, {128, 128, 64}};
+  p["num_stages"] = {2, 3};
+  EXPECT_NE(error_of(p).find("\"tiles\" holds [128, 128, 64] twice"), std::string::npos) << error_of(p);
+  p["tiles"] = {{128, 128, 64}};
+  p["num_stages"] = {3, 2, 3};
+  EXPECT_NE(error_of(p).find("\"num_stages\" holds 3 twice"), std::string::npos) << error_of(p);
+  p["num_stages"] = {2, 3};
+  EXPECT_EQ(error_of(p), "accepted");
 }
 
 TEST(SweepRules, RankCountsNeedAGpuEachExceptTheSharedTwoRankRun) {
@@ -268,6 +323,123 @@ TEST_F(SweepFileTest, AnotherPresetsFileIsRefused) {
   }
   std::ofstream(dir_ / "results.json") << R"({"schema": "symm.results/1", "rows": []})" << "\n";
   EXPECT_THROW(SweepFile((dir_ / "results.json").string(), "default.json", preset_.source), Error);
+}
+
+// A file that is not a sweep is refused untouched: its last line used to be cut off as
+// "torn" before the header was looked at (a Chrome trace has no final newline).
+TEST_F(SweepFileTest, AFileThatIsNotASweepIsRefusedUntouched) {
+  const std::string trace = R"({"traceEvents": [{"name": "tile 0"}]})";
+  const std::string text = "notes\nmore notes, no newline";
+  for (const auto& [name, contents] : {std::pair{"run.trace.json", trace}, std::pair{"notes.txt", text}}) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << contents;
+    EXPECT_NE(sweep_file_problem(path, "default.json", preset_.source).find("has no sweep header"), std::string::npos);
+    EXPECT_THROW(SweepFile(path, "default.json", preset_.source), Error) << name;
+    std::ifstream in(path);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), contents) << name << " was changed";
+  }
+}
+
+// A point skipped for what this machine lacks (4 ranks, fewer GPUs) counts as done only in
+// the session that skipped it: a resume, perhaps on a bigger machine, runs it again.
+TEST_F(SweepFileTest, SkippedPointsAreTriedAgainOnResume) {
+  const std::vector<SweepPoint> points = expand(preset_);
+  const json skip = {{"variant", nullptr}, {"skipped", "4 ranks need 4 GPUs and 1 is visible"}};
+  {
+    const SweepFile file(path_, "default.json", preset_.source);
+    finish(file, points[0]);
+    file.append(result_line(points[1].key, 0, RunInfo{}, {skip}));
+    const SweepState state = file.read();
+    EXPECT_TRUE(state.finished.contains(points[1].key)) << "not tried twice in one session";
+    EXPECT_EQ(count_points({points[0], points[1]}, state).skipped, 1);
+  }
+  const SweepFile resumed(path_, "default.json", preset_.source);
+  SweepState state = resumed.read();
+  EXPECT_TRUE(state.finished.contains(points[0].key));
+  EXPECT_FALSE(state.finished.contains(points[1].key));
+  EXPECT_EQ(unfinished({points[0], points[1]}, state).size(), 1u);
+  EXPECT_EQ(state.seconds.size(), 1u) << "a skip took no measuring time";
+  finish(resumed, points[1]);  // this machine runs it
+  state = resumed.read();
+  EXPECT_TRUE(state.finished.contains(points[1].key));
+  const SweepCounts counts = count_points({points[0], points[1]}, state);
+  EXPECT_EQ(counts.measured, 2);
+  EXPECT_EQ(counts.skipped, 0);
+}
+
+// Hides every GPU (CUDA_VISIBLE_DEVICES=""), so that a 4-rank point is skipped on any
+// machine and the sweep launches nothing.
+class NoGpusVisible {
+ public:
+  NoGpusVisible() {
+    if (const char* v = std::getenv(kName)) saved_ = v;
+    ::setenv(kName, "", 1);
+  }
+  ~NoGpusVisible() {
+    if (saved_)
+      ::setenv(kName, saved_->c_str(), 1);
+    else
+      ::unsetenv(kName);
+  }
+  NoGpusVisible(const NoGpusVisible&) = delete;
+  NoGpusVisible& operator=(const NoGpusVisible&) = delete;
+
+ private:
+  static constexpr const char* kName = "CUDA_VISIBLE_DEVICES";
+  std::optional<std::string> saved_;
+};
+
+struct ProgramRun {
+  int code = 0;
+  std::string stderr_text;
+};
+
+// The program's driver, in this process, as main() runs it.
+ProgramRun run_program(std::vector<std::string> args) {
+  args.insert(args.begin(), "10_test");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  const NoGpusVisible no_gpus;
+  ProgramRun r;
+  testing::internal::CaptureStderr();
+  r.code = run(int(argv.size()), argv.data(), {"10_test", "test", ops::ScatterVariant::tma_push});
+  r.stderr_text = testing::internal::GetCapturedStderr();
+  return r;
+}
+
+class SweepRunTest : public SweepFileTest {
+ protected:
+  void SetUp() override {
+    SweepFileTest::SetUp();
+    preset_path_ = (dir_ / "one_and_four.json").string();
+    std::ofstream(preset_path_) << R"({"sizes": [[4096, 4608, 8192]], "ranks": [1, 4]})";
+    preset_ = load_preset(preset_path_);
+  }
+  std::string preset_path_;
+};
+
+// -r 4 covers the 4-rank point only: a failure recorded for the 1-rank point is another
+// run's, and neither fails this one nor counts in its summary.
+TEST_F(SweepRunTest, OneRankCountCountsOnlyItsOwnPointsFailures) {
+  {
+    const SweepFile file(path_, preset_path_, preset_.source);
+    finish(file, expand(preset_).front(), {{"variant", nullptr}, {"failed", "the ranks ended with exit code 1"}});
+  }
+  const ProgramRun r = run_program({"--preset", preset_path_, "-r", "4", "-o", path_});
+  EXPECT_EQ(r.code, 0) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("0 of 1 points measured, 1 skipped"), std::string::npos) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find(", 0 failed"), std::string::npos) << r.stderr_text;
+}
+
+// A skipped point is tried again by the next run (here skipped again, with its reason, as
+// this machine still lacks the GPUs); skips alone still exit 0, and the summary counts them.
+TEST_F(SweepRunTest, SkippedPointsAreTriedAgainAndCountedInTheSummary) {
+  for (int session = 1; session <= 2; ++session) {
+    const ProgramRun r = run_program({"--preset", preset_path_, "-r", "4", "-o", path_});
+    EXPECT_EQ(r.code, 0) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("0 of 1 points measured, 1 skipped"), std::string::npos) << r.stderr_text;
+    EXPECT_EQ(result_lines(), session) << "the skipped point is tried in each session";
+  }
 }
 
 TEST(SweepProgress, SaysDoneLeftAndTimeLeft) {
