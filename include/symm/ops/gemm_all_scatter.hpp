@@ -155,8 +155,8 @@ std::string describe(const AllScatterShape& shape, const AllScatterPlan& plan);
 class GemmAllScatter {
  public:
   // Collective: every rank constructs it with the same shape and options. Allocates the
-  // tile flags, epochs and arrival flags on the heap (and loopback buffers), plans, and
-  // checks co-residency of the plan's grid with the occupancy API.
+  // tile flags, epochs and arrival flags on the heap (and loopback buffers) and plans;
+  // the first run checks co-residency of the plan's grid with the occupancy API.
   GemmAllScatter(Runtime& rt, const AllScatterShape& shape, GemmAllScatterOptions options = {});
   ~GemmAllScatter();
   GemmAllScatter(const GemmAllScatter&) = delete;
@@ -169,8 +169,11 @@ class GemmAllScatter {
   // (ldc = N) on the symmetric heap at the same offset on every rank. Enqueues on
   // `stream` and returns; the stream passes the final barrier only once every rank's C is
   // complete (and every rank must be done with c before any rank runs into it again:
-  // above). Throws symm::Error before any launch if c is not on the heap, and with the
-  // failure report appended when a CUDA error it sees follows a timed-out wait.
+  // above). Throws symm::Error before any launch if c is not on the heap or overlaps a or
+  // b_shard, and with the failure report appended when a CUDA error it sees follows a
+  // timed-out wait. A run that fails after enqueueing part of its work leaves the op out
+  // of step with its peers: every later run() refuses, saying so. bulk_synchronous's
+  // library GEMM allocates its scratch at its first run: run once before capturing it.
   void run(const void* a, const void* b_shard, void* c, cudaStream_t stream);
 
   // The loopback peers' C buffers (empty without loopback_peers).

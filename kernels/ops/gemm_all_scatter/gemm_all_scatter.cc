@@ -5,8 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <string>
+#include <tuple>
 
 #include "launch.hpp"
 #include "tile_trace.hpp"
@@ -54,6 +57,10 @@ struct GemmAllScatter::State {
   void* last_c = nullptr;
   gemm::GemmProblem shard;
   detail::FusedLaunch launch;
+  // A run that failed after enqueueing part of its work (partly_enqueued when it threw)
+  // left the epoch unadvanced or tile claims unretired: later runs are out of step.
+  bool partly_enqueued = false;
+  std::string failed_run;
   std::unique_ptr<detail::TraceBuffers> trace;  // with trace_tiles
 
   State(Runtime& r, const AllScatterShape& s, GemmAllScatterOptions o)
@@ -146,14 +153,35 @@ std::vector<std::uint8_t*> GemmAllScatter::State::targets(std::uint8_t* c_shard)
   return out;
 }
 
+namespace {
+
+// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte.
+bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+  return x < y + b_bytes && y < x + a_bytes;
+}
+
+}  // namespace
+
 void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
   if (a == last_a && b == last_b && c == last_c) return;
+  // Until this set of operands is fully prepared: a preparation that throws half-way must
+  // not pass for done when the same operands come back.
+  last_a = last_b = last_c = nullptr;
   const std::size_t c_bytes = std::size_t(shape.m) * shape.n * elem_bytes();
   if (!c || !rt.heap().contains(c) || !rt.heap().contains(static_cast<std::uint8_t*>(c) + c_bytes - 1))
     throw Error(fmt::format("symm gemm_all_scatter: C ({}, {} x {}) must lie on the symmetric heap, at the "
                             "same offset on every rank: allocate it with the heap's factories",
                             c, shape.m, shape.n));
   if (!a || !b) throw Error("symm gemm_all_scatter: A and B must be non-null device pointers");
+  // Peers write into C while this rank still reads A and B.
+  const std::size_t a_bytes = std::size_t(shape.m) * shape.k * elem_bytes();
+  const std::size_t b_bytes = std::size_t(shape.k) * shard_n() * elem_bytes();
+  for (auto [name, operand, bytes] : {std::tuple{"A", a, a_bytes}, {"B", b, b_bytes}})
+    if (overlap(operand, bytes, c, c_bytes))
+      throw Error(fmt::format("symm gemm_all_scatter: {} ({}, {} bytes) overlaps C ({}, {} bytes), which the "
+                              "peers write while this rank reads {}: give C memory of its own",
+                              name, operand, bytes, c, c_bytes, name));
   auto* c_shard = static_cast<std::uint8_t*>(c) + rt.rank() * shard_n() * elem_bytes();
   shard = gemm::GemmProblem{shape.m, shard_n(), shape.k, a, shape.k, b,
                             shape.b_layout == gemm::BLayout::kn ? shard_n() : shape.k,
@@ -220,9 +248,16 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
 }
 
 void GemmAllScatter::run(const void* a, const void* b_shard, void* c, cudaStream_t stream) {
+  State& s = *state_;
+  if (!s.failed_run.empty())
+    throw Error("symm gemm_all_scatter: an earlier run() failed after enqueueing part of its work, which leaves "
+                "this op's flags and tile claims out of step with the other ranks: construct a new "
+                "GemmAllScatter (on every rank). The earlier failure: " +
+                s.failed_run);
   try {
     enqueue(a, b_shard, c, stream);
   } catch (const Error& e) {
+    if (s.partly_enqueued) s.failed_run = e.what();
     // A launch check may be the first to see an earlier run's trap: say why it trapped.
     const std::string report = failure_report();
     if (report.empty()) throw;
@@ -232,6 +267,7 @@ void GemmAllScatter::run(const void* a, const void* b_shard, void* c, cudaStream
 
 void GemmAllScatter::enqueue(const void* a, const void* b_shard, void* c, cudaStream_t stream) {
   State& s = *state_;
+  s.partly_enqueued = false;
   s.prepare(a, b_shard, c);
   if (s.trace) s.trace->reset(stream);
   const detail::FusedLaunch& f = s.launch;
@@ -240,6 +276,7 @@ void GemmAllScatter::enqueue(const void* a, const void* b_shard, void* c, cudaSt
     case ScatterVariant::fused_sequential:
     case ScatterVariant::wg_specialization:
       detail::launch_fused(s.shape.dtype, s.shape.b_layout, f, stream);
+      s.partly_enqueued = true;
       s.launch.check_residency = false;  // occupancy does not change: asked once
       break;
     case ScatterVariant::producer_consumer:
@@ -247,11 +284,13 @@ void GemmAllScatter::enqueue(const void* a, const void* b_shard, void* c, cudaSt
       // (the last barrier's epoch included), and the caller's stream resumes after both.
       order_after(s.side->stream.get(), stream, s.side->fork.get());
       detail::launch_fused(s.shape.dtype, s.shape.b_layout, f, stream);
+      s.partly_enqueued = true;
       detail::launch_scatter(f.push, s.plan.comm_sms, s.plan.gemm_sms, s.side->stream.get());
       order_after(stream, s.side->stream.get(), s.side->join.get());
       break;
     case ScatterVariant::bulk_synchronous:
       s.gemm->run(s.shard, s.plan.gemm, stream);
+      s.partly_enqueued = true;
       detail::launch_scatter(f.push, s.plan.comm_sms, 0, stream);  // one per SM (kScatterSmemBytes)
       break;
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -148,6 +149,31 @@ int comm_wait_times_out(Runtime& rt) {
     std::fflush(stdout);
     return 3;
   }
+  return 0;
+}
+
+int operands_overlapping_c_are_refused(Runtime& rt) {
+  cudaStream_t stream = nullptr;
+  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const ops::AllScatterShape s{256, 256, 128, gemm::DType::bf16, gemm::BLayout::kn};
+  auto a = randn<bf16>(rt.heap(), {s.m, s.k}, 1, stream);
+  auto b = randn<bf16>(rt.heap(), {s.k, s.n}, 2, stream);
+  auto c = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
+  ops::GemmAllScatterOptions o;
+  o.loopback_peers = 1;
+  ops::GemmAllScatter op(rt, s, o);
+  try {
+    op.run(c.data + s.n, b.data, c.data, stream);  // A: rows of C
+    std::printf("A inside C was not refused\n");
+    return 1;
+  } catch (const Error& e) {
+    if (std::strstr(e.what(), "overlaps C") == nullptr) {
+      std::printf("refused for another reason: %s\n", e.what());
+      return 1;
+    }
+  }
+  op.run(a.data, b.data, c.data, stream);  // nothing was launched: the op runs on
+  SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
   return 0;
 }
 

@@ -27,6 +27,10 @@ int comm_wait_times_out(Runtime& rt);
 // Rank 1 never joins the run: rank 0's stream barrier times out (and traps).
 int peer_never_arrives(Runtime& rt);
 
+// A run whose A lies inside C (which the peers write) is refused before any launch, and
+// the op then runs separate operands: 0 when both hold, else 1 with what went wrong.
+int operands_overlapping_c_are_refused(Runtime& rt);
+
 // A traced run of options.variant (trace_tiles set here): every tile inside C computed
 // once per consumer warpgroup and a cluster's tiles past M or N never, pushed once where
 // blocks push (copiers, fused_sequential), spans ordered and ending before the barrier let

@@ -297,6 +297,12 @@ TEST(GemmAllScatterFailures, ACommWaitOutOfBudgetEndsTheRunWithItsDiagnostic) {
   EXPECT_LT(std::stoi(out.substr(after + 7)), 50) << out;
 }
 
+TEST(GemmAllScatterFailures, OperandsOverlappingCAreRefusedBeforeAnyLaunch) {
+  SYMM_REQUIRE_GPUS(1);
+  const CapturedRun run = run_on_ranks_captured(1, operands_overlapping_c_are_refused);
+  EXPECT_EQ(run.exit_code, 0) << run.output[0];
+}
+
 TEST(GemmAllScatterFailures, APeerThatNeverArrivesEndsEveryRankWithinTheBudget) {
   SYMM_REQUIRE_GPUS(1);
   ScopedEnv budget("SYMM_WAIT_TIMEOUT_MS", "300");
