@@ -13,10 +13,13 @@ namespace {
 // A short timing: enough to order candidates that differ by a few percent.
 constexpr int kChoiceWarmup = 2, kChoiceRepeat = 5;
 
-gemm::GemmProblem block_gemm_problem(const ShardGeometry& g, std::int64_t row0, std::int64_t rows,
-                                     const TuningOperands& tuning) {
-  return shard_gemm(g, row0, rows, tuning.a(), tuning.b_shard(),
-                    byte_offset(tuning.c(), g.c_offset(g.rank, 0)), g.n);
+// cuBLASLt for `rows` rows of the shard from row0, its algorithm the fastest of those whose
+// output passes the check the programs validate with.
+std::unique_ptr<CublasLtGemm> block_gemm(const ShardGeometry& g, std::int64_t row0, std::int64_t rows,
+                                         const TuningOperands& tuning, cudaStream_t stream) {
+  const gemm::GemmProblem p =
+      shard_gemm(g, row0, rows, tuning.a(), tuning.b_shard(), byte_offset(tuning.c(), g.c_offset(g.rank, 0)), g.n);
+  return std::make_unique<CublasLtGemm>(p, stream, matches_reference(p, stream));
 }
 
 }  // namespace
@@ -27,17 +30,17 @@ CublasLtCopyEngine::CublasLtCopyEngine(Runtime& rt, const ShardGeometry& g,
     : g_(g),
       barrier_(std::move(barrier)),
       push_(rt.heap(), g),
-      gemm_(block_gemm_problem(g, 0, g.m, tuning), stream) {}
+      gemm_(block_gemm(g, 0, g.m, tuning, stream)) {}
 
 std::string CublasLtCopyEngine::detail() const {
   return fmt::format(
       "cublasLt {}; the {} x {} block to every peer ({}) by cudaMemcpy2DAsync, a stream per peer",
-      gemm_.chosen(), g_.m, g_.shard_cols, push_.peers());
+      gemm_->chosen(), g_.m, g_.shard_cols, push_.peers());
 }
 
 void CublasLtCopyEngine::run(const void* a, const void* b_shard, void* c, cudaStream_t stream) {
   push_.require_on_heap(c);
-  gemm_.run(a, b_shard, byte_offset(c, g_.c_offset(g_.rank, 0)), stream);
+  gemm_->run(a, b_shard, byte_offset(c, g_.c_offset(g_.rank, 0)), stream);
   push_.push(c, 0, g_.m, stream);
   push_.join(stream);
   barrier_->wait(stream);
@@ -50,12 +53,9 @@ ChunkedCopyEngine::ChunkedCopyEngine(Runtime& rt, const ShardGeometry& g, const 
       blocks_(blocks),
       barrier_(std::move(barrier)),
       push_(rt.heap(), g),
-      block_gemm_(
-          std::make_unique<CublasLtGemm>(block_gemm_problem(g, 0, blocks.rows, tuning), stream)) {
+      block_gemm_(block_gemm(g, 0, blocks.rows, tuning, stream)) {
   if (blocks.last_rows != blocks.rows)
-    last_gemm_ = std::make_unique<CublasLtGemm>(
-        block_gemm_problem(g, blocks.first_row(blocks.count - 1), blocks.last_rows, tuning),
-        stream);
+    last_gemm_ = block_gemm(g, blocks.first_row(blocks.count - 1), blocks.last_rows, tuning, stream);
 }
 
 const CublasLtGemm& ChunkedCopyEngine::gemm_of(int block) const {

@@ -35,7 +35,7 @@ class CublasLtCopyEngine final : public AllScatterBaseline {
   ShardGeometry g_;
   std::shared_ptr<ops::StreamBarrier> barrier_;
   PeerPush push_;
-  CublasLtGemm gemm_;
+  std::unique_ptr<CublasLtGemm> gemm_;
 };
 
 class ChunkedCopyEngine final : public AllScatterBaseline {

@@ -10,9 +10,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "symm/baselines/output_check.hpp"
+#include "symm/baselines/reference_gemm.hpp"
 #include "symm/common/error.hpp"
 #include "symm/host/bench.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/cuda_resources.hpp"
 #include "symm/host/log.hpp"
 
 namespace symm::baselines {
@@ -50,6 +53,32 @@ constexpr int kRequestedAlgos = 16;
 constexpr int kTrialRounds = 5;
 
 }  // namespace
+
+CublasLtGemm::OutputCheck matches_reference(const gemm::GemmProblem& p, cudaStream_t stream) {
+  struct Reference {  // the fp32 product, and a dense copy of C to compare with it
+    DeviceBuffer product, dense_c;
+  };
+  const std::size_t elements = std::size_t(p.m) * std::size_t(p.n), out_bytes = gemm::dtype_bytes(p.out_dtype);
+  auto ref = std::make_shared<Reference>(
+      Reference{DeviceBuffer(elements * sizeof(float), "cuBLASLt check: reference"),
+                DeviceBuffer(elements * out_bytes, "cuBLASLt check: dense C")});
+  gemm::GemmProblem product = p;
+  product.c = ref->product.get();
+  product.ldc = p.n;
+  product.out_dtype = gemm::DType::fp32;
+  ReferenceGemm().run(product, stream);
+  // Done before the reference's cuBLAS handle goes.
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize(cuBLASLt check: reference)");
+  const Tolerance tol = output_tolerance(p.out_dtype, p.k);
+  return [ref, p, tol, out_bytes, elements, stream] {
+    check_cuda(cudaMemcpy2DAsync(ref->dense_c.get(), p.n * out_bytes, p.c, p.ldc * out_bytes, p.n * out_bytes,
+                                 std::size_t(p.m), cudaMemcpyDeviceToDevice, stream),
+               "cudaMemcpy2DAsync(C for the cuBLASLt check)");
+    return count_wrong(ref->dense_c.get(), p.out_dtype, static_cast<const float*>(ref->product.get()),
+                       std::int64_t(elements), tol, stream)
+               .wrong == 0;
+  };
+}
 
 std::uint32_t operand_alignment(std::uintptr_t address) {
   std::uint32_t alignment = 256;

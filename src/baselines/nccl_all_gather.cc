@@ -48,8 +48,9 @@ NcclAllGather::NcclAllGather(Runtime& rt, const ShardGeometry& g, NcclTransport 
     plain_gather_ = DeviceBuffer(bytes, "NCCL all-gather buffer");
     gather_ = plain_gather_.get();
   }
-  gemm_ = std::make_unique<CublasLtGemm>(
-      shard_gemm(g, 0, g.m, tuning.a(), tuning.b_shard(), slot(g.rank), g.shard_cols), stream);
+  // Its algorithm the fastest of those whose output passes the programs' check.
+  const gemm::GemmProblem shard = shard_gemm(g, 0, g.m, tuning.a(), tuning.b_shard(), slot(g.rank), g.shard_cols);
+  gemm_ = std::make_unique<CublasLtGemm>(shard, stream, matches_reference(shard, stream));
   check_nccl(ncclGetVersion(&nccl_version_), "ncclGetVersion");
 }
 

@@ -74,6 +74,12 @@ class CublasLtGemm {
   CublasLtConfig chosen_config_;
 };
 
+// CublasLtGemm's output check for `p`: p's C (p.m x p.n, p.ldc apart: it may be a block
+// of columns of a wider C) within output_tolerance of cuBLAS's fp32 product of p's
+// operands, computed here once on `stream` (ReferenceGemm). For the baselines, so that
+// they time an algorithm whose output passes the check the programs validate with.
+CublasLtGemm::OutputCheck matches_reference(const gemm::GemmProblem& p, cudaStream_t stream);
+
 // The largest power of two up to 256 that divides `address` (256 for null): the
 // alignment cuBLASLt's algorithms may rely on.
 std::uint32_t operand_alignment(std::uintptr_t address);
