@@ -47,6 +47,9 @@ class VmmHeap final : public HeapMapping {
       run_on_every_rank(team, "creating and exporting the VMM heap",
                         [&] { create_and_export(device, bytes, team.rank()); });
       std::vector<UniqueFd> fds = team.all_gather_fds(exported_fd_.get());
+      // The peers received copies of it: this one would only keep the memory alive in any
+      // process this rank starts, which inherits it.
+      exported_fd_.reset();
       run_on_every_rank(team, "importing and mapping the peers' VMM heaps",
                         [&] { import_and_map(device, team.rank(), fds); });
     } catch (...) {
