@@ -7,12 +7,15 @@
 //   barrier.sync_block(ctx);          // one block per rank takes part
 //   barrier.sync_grid(ctx);           // every block of the grid on every rank takes part
 //
-// The state lives on the symmetric heap, zeroed once when allocated. It counts epochs
-// (barriers passed), so it is never reset between iterations or launches, and a graph
-// replay advances it like a launch. Every rank must pass the same number of barriers
-// on it. Waits are bounded (signal.cuh). sync_grid needs every block of the grid
-// resident at once (check occupancy before launch); it works for any grid size, which
-// may differ from launch to launch.
+// The state lives on the symmetric heap, zeroed once when allocated (by the caller: heap
+// memory a HeapScope handed back is not zeroed again). It counts epochs (barriers
+// passed), so it is never reset between iterations or launches, and a graph replay
+// advances it like a launch. Every rank must pass the same number of barriers on it.
+// Waits are bounded (signal.cuh). sync_grid needs every block of the grid resident at
+// once (check occupancy before launch); it works for any grid size, which may differ
+// from launch to launch. One kernel uses one of sync_block and sync_grid on a state:
+// sync_grid's blocks derive the epoch from the state, which a sync_block of another
+// block in the same kernel may be advancing.
 #include <cstddef>
 #include <cstdint>
 

@@ -20,6 +20,15 @@ namespace symm::device {
 // one GPU, short enough that a lost signal is reported while someone is still watching.
 inline constexpr std::uint64_t kDefaultWaitTimeoutMs = 10'000;
 
+// Bytes one T takes (1 for void): how far a translated access reaches by default.
+template <class T>
+constexpr std::uint64_t bytes_of() {
+  if constexpr (std::is_void_v<T>)
+    return 1;
+  else
+    return sizeof(T);
+}
+
 struct Context {
   int rank = 0;
   int world = 1;
@@ -27,11 +36,13 @@ struct Context {
   std::uint64_t heap_size = 0;
   std::uint64_t wait_timeout_ns = kDefaultWaitTimeoutMs * 1'000'000;
 
-  // Address of `local` (an address in this rank's heap) in rank `peer`'s heap.
-  // Debug builds trap on a peer outside [0, world) or an address outside the heap.
+  // Address of `local` (an address in this rank's heap) in rank `peer`'s heap; `bytes`:
+  // how far the access reaches from it (one T unless a range or tile follows). Debug
+  // builds trap on a peer outside [0, world) or bytes that do not all lie in the heap
+  // (the ranks' heaps may be mapped side by side: an overrun would write the next one).
   template <class T>
-  __device__ __forceinline__ T* translate(T* local, int peer) const {
-    if constexpr (kDebugChecks) check_translation(local, peer);
+  __device__ __forceinline__ T* translate(T* local, int peer, std::uint64_t bytes = bytes_of<T>()) const {
+    if constexpr (kDebugChecks) check_translation(local, peer, bytes);
     const auto offset = reinterpret_cast<std::uintptr_t>(local) - bases[rank];
     return reinterpret_cast<T*>(bases[peer] + offset);
   }
@@ -46,16 +57,17 @@ struct Context {
   }
 
  private:
-  __device__ void check_translation(const volatile void* local, int peer) const {
+  __device__ void check_translation(const volatile void* local, int peer, std::uint64_t bytes) const {
     if (peer < 0 || peer >= world) {
       SYMM_DEVICE_FAIL(rank, "translate(%p, peer %d): peer outside [0, %d)", local, peer,
                        world);
     }
-    if (!in_local_heap(const_cast<const void*>(local))) {
+    if (!in_local_heap(const_cast<const void*>(local), bytes)) {
       SYMM_DEVICE_FAIL(rank,
-                       "translate(%p, peer %d): address outside this rank's heap "
+                       "translate(%p, %llu bytes, peer %d): address outside this rank's heap "
                        "[%p, +%llu bytes)",
-                       local, peer, reinterpret_cast<const void*>(bases[rank]),
+                       local, static_cast<unsigned long long>(bytes), peer,
+                       reinterpret_cast<const void*>(bases[rank]),
                        static_cast<unsigned long long>(heap_size));
     }
   }

@@ -139,12 +139,23 @@ __device__ void copy_range(const Group& g, T* dst, const T* src, std::int64_t co
   detail::move_tile<LC, SC>(g, dst + head, 0, src + head, 0, 1, count - head);
 }
 
+// Bytes a range of `count` elements, or a tile of rows x cols elements `ld` apart,
+// reaches from its first element: what a peer's address is checked for (debug builds).
+template <class T>
+__device__ __forceinline__ std::uint64_t range_bytes(std::int64_t count) {
+  return count > 0 ? std::uint64_t(count) * sizeof(T) : 0;
+}
+template <class T>
+__device__ __forceinline__ std::uint64_t tile_bytes(std::int64_t ld, std::int64_t rows, std::int64_t cols) {
+  return rows > 0 && cols > 0 ? range_bytes<T>((rows - 1) * ld + cols) : 0;
+}
+
 // Rank `peer`'s copy of dst_local[0, count) = src[0, count) (this rank's memory).
 template <LoadCache LC = LoadCache::normal, StoreCache SC = StoreCache::normal,
           ThreadGroup Group, Movable T>
 __device__ void put_range(const Group& g, const Context& ctx, T* dst_local, const T* src,
                           std::int64_t count, int peer) {
-  copy_range<LC, SC>(g, ctx.translate(dst_local, peer), src, count);
+  copy_range<LC, SC>(g, ctx.translate(dst_local, peer, range_bytes<T>(count)), src, count);
 }
 
 // dst[0, count) (this rank's memory) = rank `peer`'s copy of src_local[0, count).
@@ -152,7 +163,7 @@ template <LoadCache LC = LoadCache::normal, StoreCache SC = StoreCache::normal,
           ThreadGroup Group, Movable T>
 __device__ void get_range(const Group& g, const Context& ctx, T* dst, const T* src_local,
                           std::int64_t count, int peer) {
-  copy_range<LC, SC>(g, dst, ctx.translate(src_local, peer), count);
+  copy_range<LC, SC>(g, dst, ctx.translate(src_local, peer, range_bytes<T>(count)), count);
 }
 
 // Rank `peer`'s copy of the tile at dst_local = the tile at src (this rank's memory).
@@ -161,7 +172,8 @@ template <LoadCache LC = LoadCache::normal, StoreCache SC = StoreCache::normal,
 __device__ void put_tile(const Group& g, const Context& ctx, T* dst_local, std::int64_t ld_dst,
                          const T* src, std::int64_t ld_src, std::int64_t rows,
                          std::int64_t cols, int peer) {
-  copy_tile<LC, SC>(g, ctx.translate(dst_local, peer), ld_dst, src, ld_src, rows, cols);
+  copy_tile<LC, SC>(g, ctx.translate(dst_local, peer, tile_bytes<T>(ld_dst, rows, cols)), ld_dst, src, ld_src,
+                    rows, cols);
 }
 
 // The tile at dst (this rank's memory) = rank `peer`'s copy of the tile at src_local.
@@ -170,7 +182,8 @@ template <LoadCache LC = LoadCache::normal, StoreCache SC = StoreCache::normal,
 __device__ void get_tile(const Group& g, const Context& ctx, T* dst, std::int64_t ld_dst,
                          const T* src_local, std::int64_t ld_src, std::int64_t rows,
                          std::int64_t cols, int peer) {
-  copy_tile<LC, SC>(g, dst, ld_dst, ctx.translate(src_local, peer), ld_src, rows, cols);
+  copy_tile<LC, SC>(g, dst, ld_dst, ctx.translate(src_local, peer, tile_bytes<T>(ld_src, rows, cols)), ld_src,
+                    rows, cols);
 }
 
 }  // namespace symm::device

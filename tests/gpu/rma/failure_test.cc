@@ -69,5 +69,14 @@ TEST(RmaFailures, DebugBuildsRejectAnAddressOutsideTheHeap) {
   expect_mentions(run.output.at(1), "address outside this rank's heap");
 }
 
+// A range whose first byte lies in the heap but whose last does not: the ranks' heaps may
+// be mapped side by side, so the overrun would write the next rank's heap unnoticed.
+TEST(RmaFailures, DebugBuildsRejectARangeRunningPastTheHeapsEnd) {
+  SYMM_REQUIRE_GPUS(1);
+  const CapturedRun run = run_on_ranks_captured(2, range_past_heap_end_body);
+  EXPECT_NE(run.exit_code, 0);
+  expect_mentions(run.output.at(1), "128 bytes, peer 0): address outside this rank's heap");
+}
+
 }  // namespace
 }  // namespace symm::test

@@ -17,5 +17,6 @@ int message_rank_body(Runtime& rt, int messages);
 int unsatisfiable_wait_body(Runtime& rt);
 int narrow_scope_on_peer_body(Runtime& rt);   // needs SYMM_DEBUG (set for that file)
 int address_outside_heap_body(Runtime& rt);  // needs SYMM_DEBUG (set for that file)
+int range_past_heap_end_body(Runtime& rt);   // needs SYMM_DEBUG (set for that file)
 
 }  // namespace symm::test
