@@ -293,6 +293,15 @@ std::vector<UniqueFd> rendezvous_host(const LauncherInfo& me, const RendezvousPl
     }
     if (polled[0].revents & POLLIN) {
       UniqueFd accepted(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+      // A failure that leaves the connection queued (no descriptor left, no memory) would
+      // make every poll return at once until the deadline, and the timeout then blames
+      // the ranks: say what rank 0 lacks instead.
+      if (!accepted.valid() && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
+        throw Error(fmt::format("rendezvous at {}: rank 0 cannot accept the ranks' connections: {}{}", place.socket,
+                                std::strerror(errno),
+                                errno == EMFILE || errno == ENFILE
+                                    ? " (this process has no file descriptor left: raise its limit, ulimit -n)"
+                                    : ""));
       if (accepted.valid() && pending.size() < max_pending) pending.push_back(Pending{std::move(accepted)});
     }
   }

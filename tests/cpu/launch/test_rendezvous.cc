@@ -1,11 +1,17 @@
 // The rendezvous's private directory and socket, checked in this process (a job of one
 // rank needs no peer, so the hub returns at once after setting up and cleaning up).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -104,6 +110,57 @@ TEST(Rendezvous, ReplacesAStaleSocketButNeverALiveOne) {
   std::filesystem::permissions(f.place.directory, std::filesystem::perms::owner_all);
   bound_socket(f.place.socket, false);  // left behind by a job that died: nobody listens
   EXPECT_EQ(host_error(f), "");
+}
+
+// Connects to `socket` until it listens (up to 5 s), then holds the connection.
+[[noreturn]] void knock_at(const std::string& socket) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, socket.c_str(), sizeof address.sun_path - 1);
+  for (int attempt = 0; attempt < 500; ++attempt) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) {
+      ::sleep(10);
+      ::_exit(0);
+    }
+    ::close(fd);
+    ::usleep(10'000);
+  }
+  ::_exit(1);
+}
+
+// Rank 0 out of file descriptors when a rank connects: the connection stays queued, so
+// ignoring accept's error spun until the deadline and then blamed the rank for not
+// joining. The error says what rank 0 lacks, at once.
+TEST(Rendezvous, RankZeroOutOfDescriptorsSaysSoAtOnce) {
+  Fixture f;
+  f.me.world = 2;
+  const pid_t knocker = ::fork();
+  ASSERT_GE(knocker, 0);
+  if (knocker == 0) knock_at(f.place.socket);
+  const pid_t host = ::fork();
+  ASSERT_GE(host, 0);
+  if (host == 0) {
+    // Every descriptor below 64 in use, and a limit of 65: the listener takes the last.
+    const int null = ::open("/dev/null", O_RDONLY);
+    for (int fd = 0; fd < 64; ++fd)
+      if (::fcntl(fd, F_GETFD) == -1) ::dup2(null, fd);
+    const rlimit limit{65, 65};
+    if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) ::_exit(3);
+    const auto start = std::chrono::steady_clock::now();
+    const std::string error = host_error(f);  // 1 s deadline
+    const bool quick = std::chrono::steady_clock::now() - start < 500ms;
+    const bool says = error.find("rank 0 cannot accept the ranks' connections") != std::string::npos &&
+                      error.find("ulimit -n") != std::string::npos;
+    if (!says) std::fprintf(stderr, "host error: %s\n", error.c_str());
+    ::_exit(says && quick ? 0 : 2);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(host, &status, 0), host);
+  ::kill(knocker, SIGKILL);
+  ::waitpid(knocker, nullptr, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: setrlimit failed; 2: the error did not say it, or came late";
 }
 
 }  // namespace
