@@ -82,6 +82,10 @@ foreach(d src/launch src/runtime src/device src/baselines kernels/gemm kernels/o
   endif()
 endforeach()
 EOF
+  # A build tree kept from an earlier call (a warm machine) recompiles only what changed:
+  # the ptxas report then covers those instances only.
+  incremental=()
+  [ -f "$root/build/dev/build.ninja" ] && incremental=(--incremental)
   cmake -S "$src" -B "$root/build/dev" -G Ninja -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
     -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
   if ! timeout 900 cmake --build "$root/build/dev" -j "$(nproc)" --target symm_gemm_plan_test \
@@ -90,7 +94,7 @@ EOF
     say "build failed: $OUT/build.log"
     exit 1
   fi
-  scripts/check-ptxas-report.sh "$OUT/build.log" "$root/build/dev" || failed ptxas-report
+  scripts/check-ptxas-report.sh "$OUT/build.log" "$root/build/dev" "${incremental[@]}" || failed ptxas-report
   bin=$OUT/bin
   mkdir -p "$bin"
   cp "$root"/build/dev/tests_cpu_gemm/symm_gemm_plan_test "$root"/build/dev/tests_gpu_gemm/symm_gemm_gpu_test \
@@ -224,15 +228,18 @@ if [ "$mode" = probes ]; then
   fi
   mkdir -p "$OUT/probes"
   probe=0
-  grep -v '^ *\(#\|$\)' "$PROBES" | while read -r m n k dtype layout config vars; do
+  # Not a pipeline into the loop: a probe that fails (a wrong output, a refusal) must reach
+  # `failed` in this shell.
+  while read -r m n k dtype layout config vars; do
     probe=$((probe + 1))
     say "probe $probe: $m x $n x $k $dtype $layout $config $vars"
     forced=(--config "$config")
     [ "$config" = - ] && forced=()  # "-": symm-bench's plan
     env $vars timeout 60 "$bin/symm-bench" gemm --mnk "$m" "$n" "$k" --dtype "$dtype" --layout "$layout" \
-      "${forced[@]}" --repeats 2 --output "$OUT/probes/probe-$probe.json" "$@" </dev/null 2>&1 |
-      grep -E "^ +[0-9]|rror|nvalid|refused"
-  done 2>&1 | tee "$OUT/probes.log"
+      "${forced[@]}" --repeats 2 --output "$OUT/probes/probe-$probe.json" "$@" </dev/null >"$OUT/probes/probe-$probe.log" 2>&1 ||
+      failed "probe-$probe"
+    grep -E "^ +[0-9]|rror|nvalid|refused" "$OUT/probes/probe-$probe.log" | tee -a "$OUT/probes.log"
+  done < <(grep -v '^ *\(#\|$\)' "$PROBES")
   (cd "$OUT" && tar czf probes.tgz probes && rm -rf probes)
 fi
 

@@ -60,9 +60,12 @@ if [ "$mode" = check ]; then
   tail -n 25 "$work/main-job.log"
   # Last, with what is left of the call: its scratch copy builds the two RMA tests anew.
   left=$((deadline + 50 - SECONDS))
-  SYMM_MUTATION_DIR=$work/mutation step mutation $((left > 60 ? left : 60)) \
-    scripts/mutation-check.sh --tier multigpu
-  cat "$work/mutation.log"
+  if [ "$left" -ge 60 ]; then
+    SYMM_MUTATION_DIR=$work/mutation step mutation "$left" scripts/mutation-check.sh --tier multigpu
+    cat "$work/mutation.log"
+  else
+    echo "mutation     not started: ${left}s left of the call (run check again for it)"
+  fi
   [ ${#failures[@]} -eq 0 ] && echo "gpu-x2 check: every step passed" ||
     { echo "gpu-x2 check: FAILED: ${failures[*]}"; exit 1; }
   exit 0
@@ -79,7 +82,7 @@ sweep() {  # sweep PRESET: bench/presets/PRESET.json, appended to $work/sweep-PR
   local preset=$1 left=$((deadline - SECONDS))
   if [ "$left" -lt 30 ]; then echo "== sweep $preset not started: deadline (run again to resume)"; return 1; fi
   echo "== sweep $preset (at most ${left}s)"
-  timeout -s TERM "$left" "$program" --preset "bench/presets/$preset.json" -o "$work/sweep-$preset.jsonl" 2>&1 |
+  timeout -s TERM -k 10 "$left" "$program" --preset "bench/presets/$preset.json" -o "$work/sweep-$preset.jsonl" 2>&1 |
     tee -a "$work/sweep-$preset.log" | grep -E "^sweep:|symm: sweep" | tail -n 3
   [ "${PIPESTATUS[0]}" -eq 0 ]
 }
@@ -91,7 +94,7 @@ copy_blocks() {
   echo "== copy blocks over NVLink"
   for sms in 0 131 130 128 124 120 112 104 96; do
     [ $((deadline - SECONDS)) -lt 60 ] && { echo "== copy blocks: deadline"; return 1; }
-    timeout -s TERM 60 "$program" -r 2 -m 2000 -n 8000 -k 3000 --variant wg_specialization,tma_push \
+    timeout -s TERM -k 10 60 "$program" -r 2 -m 2000 -n 8000 -k 3000 --variant wg_specialization,tma_push \
       --no_baselines -v -b --n_repeat 30 --gemm_sms "$sms" -o "$work/copy-blocks-gemm_sms-$sms.json" \
       >>"$work/copy-blocks.log" 2>&1 || return 1
   done

@@ -40,11 +40,13 @@ while (($#)); do
     --tier) tier=${2:?--tier needs cpu, gpu, multigpu or all}; shift 2 ;;
     -h | --help) sed -n '2,28p' "$0"; exit 0 ;;
     -*) echo "mutation-check: unknown option $1" >&2; exit 2 ;;
-    *) mutations+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"); shift ;;
+    *) [ -f "$1" ] || { echo "mutation-check: no such mutation file: $1" >&2; exit 2; }
+       mutations+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"); shift ;;
   esac
 done
 case $tier in cpu | gpu | multigpu | all) ;; *) echo "mutation-check: unknown tier $tier" >&2; exit 2 ;; esac
-((${#mutations[@]})) || mutations=("$root"/tests/mutations/*.patch)
+named=${#mutations[@]}
+((named)) || mutations=("$root"/tests/mutations/*.patch)
 
 header() { sed -n "s/^# $1: *//p" "$2" | head -n 1; }
 
@@ -120,9 +122,13 @@ for mutation in "${mutations[@]}"; do
   m_tier=$(header tier "$mutation")
   targets=$(header targets "$mutation")
   pattern=$(header tests "$mutation")
-  [ "$tier" = all ] || [ "$tier" = "$m_tier" ] || continue
   if [ -z "$m_tier" ] || [ -z "$targets" ] || [ -z "$pattern" ]; then
     printf '%-52s %-8s %s\n' "$name" BAD-FILE "needs tier, targets and tests headers"; status=1; continue
+  fi
+  if [ "$tier" != all ] && [ "$tier" != "$m_tier" ]; then
+    # Named on the command line: never skipped without a word (the default tier is cpu).
+    ((named)) && { printf '%-52s %-8s %s\n' "$name" OTHER-TIER "a $m_tier mutation: give --tier $m_tier (or all)"; status=1; }
+    continue
   fi
   # shellcheck disable=SC2086 # targets are a space-separated list
   if ! build_targets "$logs/$name.clean-build.log" $targets; then
