@@ -35,6 +35,8 @@ base=/tmp/symm-ab-base
 start=$SECONDS
 
 git worktree remove -f "$base" >/dev/null 2>&1
+rm -rf "$base"  # left by a call that was killed, where git no longer knows the worktree
+git worktree prune >/dev/null 2>&1
 git worktree add -f "$base" HEAD >"$out/worktree.log" 2>&1 || { cat "$out/worktree.log"; exit 1; }
 if [ -n "${AB_BASE_PATCH:-}" ]; then
   git -C "$base" apply "$PWD/$AB_BASE_PATCH" || { echo "gpu-ab: $AB_BASE_PATCH does not apply to the base"; exit 1; }
