@@ -70,6 +70,6 @@ OUT=$out PROXY_BUILDS="base:$base_commit:$base/$program new:$new_commit:$program
 echo "proxy runs done, $((SECONDS - start)) s"
 # base against new, one row per (shape, setting, contender): mean ratio over the rounds
 # and its range.
-tools/report/proxy-table ab "$out" | tee "$out/ab.md"
+tools/report/proxy-table ab "$out" | tee "$out/ab.md" || rc=1
 git worktree remove -f "$base" >/dev/null 2>&1
 exit $rc

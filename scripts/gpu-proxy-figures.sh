@@ -64,5 +64,5 @@ for dtype in ${PROXY_DTYPES:-bf16}; do
   done
 done
 # One row per contender: shape, setting, build, plan, time, ratio to gemm_alone of the same run.
-tools/report/proxy-table runs "$out" "${settings[@]}" | tee "$out/proxy.md"
+tools/report/proxy-table runs "$out" "${settings[@]}" | tee "$out/proxy.md" || rc=1
 exit $rc

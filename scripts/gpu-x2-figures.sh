@@ -105,5 +105,5 @@ copy_blocks || rc=1
 sweep default || rc=1
 python=$(scripts/report-python.sh) || { echo "no python3 with matplotlib: no report"; python=python3; }
 "$python" tools/report/symm-report "$work"/sweep-*.jsonl --out "$work/report" || rc=1
-"$python" tools/report/perf-check check "$work"/sweep-*.jsonl | tail -n 5
+"$python" tools/report/perf-check check "$work"/sweep-*.jsonl | tail -n 5 || rc=1  # a regression fails the call
 exit $rc
