@@ -14,7 +14,8 @@
 # presets: the newest kernels' and the tuner's tests (unless GPU_TESTS=0), then the issue's
 # figures: general.json (fp16 with B as N x K, bf16 with B as K x N) and issue4.json, tuned
 # and untuned (each), and ragged.json (random ragged shapes, bf16 N x K); PRESET_RUNS=
-# "preset dtype layout [--no-tune];..." runs those instead.
+# "preset dtype layout [--no-tune];..." runs those instead. table.md: every run's shapes
+# with ours and cuBLASLt's configurations (tools/report/gemm-table).
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
 # rows straddling 32-byte sectors (copies off), short K, one small wave.
 # probes: the GEMM GPU test (unless GPU_TESTS=0), then each line "M N K dtype layout
@@ -194,6 +195,9 @@ issue4 bf16 nk;issue4 bf16 nk --no-tune;ragged bf16 nk;ragged bf16 nk --no-tune"
       $untuned --output "$OUT/$name.json" "$@" >"$OUT/$name.log" 2>&1 || failed "$name"
     grep -E "geomean" "$OUT/$name.log"
   done
+  # Per shape, ours and cuBLASLt's configurations side by side (one file back, not eight).
+  (cd "$OUT" && shopt -s nullglob && tables=(./*-nk*.json ./*-kn*.json) && ((${#tables[@]})) &&
+    "$root/tools/report/gemm-table" "${tables[@]}" >table.md) || failed gemm-table
   (cd "$OUT" && shopt -s nullglob && results=(./*-nk*.json ./*-kn*.json ./*-nk*.log ./*-kn*.log) &&
     tar czf presets.tgz "${results[@]}" && rm -f "${results[@]}")
 fi
