@@ -24,6 +24,7 @@
 #include "env.hpp"
 #include "link.hpp"
 #include "process_group.hpp"
+#include "rank_process.hpp"
 #include "rank_runner.hpp"
 #include "socket_team.hpp"
 #include "symm/host/log.hpp"
@@ -33,43 +34,9 @@ namespace {
 
 constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
 constexpr int kTimeLimitExitCode = 124;  // as timeout(1)
-constexpr std::size_t kReportLimit = 2048;  // below PIPE_BUF: one atomic, non-blocking write
-
-std::string signal_name(int signal) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
-  if (const char* abbrev = ::sigabbrev_np(signal)) return std::string("SIG") + abbrev;
-#endif
-  return ::strsignal(signal);
-}
 
 std::string seconds_text(std::chrono::milliseconds duration) {
   return fmt::format("{:g} s", static_cast<double>(duration.count()) / 1000.0);
-}
-
-// A rank's failure report travels through a pipe: "<lost peer or -1>\n<error message>".
-void write_report(int fd, const RankOutcome& outcome) {
-  std::string text = fmt::format("{}\n{}", outcome.lost_peer, outcome.error);
-  if (text.size() > kReportLimit) text.resize(kReportLimit);
-  [[maybe_unused]] ssize_t ignored = ::write(fd, text.data(), text.size());
-}
-
-// nullopt until the rank has written its report (it writes it in one piece).
-std::optional<RankOutcome> read_report(int fd) {
-  char buffer[kReportLimit];
-  ssize_t n;
-  do {
-    n = ::read(fd, buffer, sizeof buffer);
-  } while (n < 0 && errno == EINTR);
-  if (n <= 0) return std::nullopt;
-  RankOutcome outcome;
-  std::string text(buffer, static_cast<std::size_t>(n));
-  outcome.code = 1;
-  outcome.lost_peer = static_cast<int>(parse_integer(text.substr(0, text.find('\n'))).value_or(-1));
-  if (auto newline = text.find('\n'); newline != std::string::npos) {
-    outcome.error = text.substr(newline + 1);
-    outcome.error = outcome.error.substr(0, outcome.error.find('\n'));  // first line is enough
-  }
-  return outcome;
 }
 
 // The signal state the supervisor changes while it runs, restored when it returns and
@@ -114,84 +81,6 @@ class SignalState {
   sigset_t waited_;
   sigset_t saved_mask_;
   struct sigaction saved_sigchld_;
-};
-
-struct RankProcess {
-  int rank = 0;
-  pid_t pid = -1;
-  UniqueFd report;  // read end of the rank's report pipe
-  bool running = false;
-  // Rank 0 leads the ranks' process group. Its end is seen, not reaped, until whatever
-  // the ranks started has been ended: while it is a zombie, the group's id cannot be
-  // reused, so signalling the group reaches only the job's processes.
-  bool leads_group = false;
-  bool zombie = false;       // ended, still to be reaped (the group's leader)
-  bool status_lost = false;  // reaped by someone else: no exit status
-  int status = 0;
-  bool reported = false;  // the rank's failure report has been read
-  RankOutcome outcome;
-
-  void collect_report() {
-    if (reported) return;
-    if (auto report_read = read_report(report.get())) {
-      outcome = *report_read;
-      reported = true;
-    }
-  }
-  // Returns true once the process has ended (and is reaped).
-  bool try_reap() {
-    if (leads_group) return try_see_end();
-    const pid_t result = ::waitpid(pid, &status, WNOHANG);
-    if (result == 0 || (result < 0 && errno == EINTR)) return false;
-    running = false;
-    status_lost = result < 0;
-    collect_report();
-    return true;
-  }
-
-  // The group leader's try_reap: its exit status, leaving it a zombie (WNOWAIT).
-  bool try_see_end() {
-    siginfo_t info{};
-    const int result = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
-    if ((result == 0 && info.si_pid == 0) || (result < 0 && errno == EINTR)) return false;
-    running = false;
-    status_lost = result < 0;
-    zombie = result == 0;
-    if (zombie)
-      status = info.si_code == CLD_EXITED ? W_EXITCODE(info.si_status, 0)
-                                          : W_EXITCODE(0, info.si_status) | (info.si_code == CLD_DUMPED ? WCOREFLAG : 0);
-    collect_report();
-    return true;
-  }
-
-  void reap_zombie() {
-    if (!zombie) return;
-    int ignored = 0;
-    while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {
-    }
-    zombie = false;
-  }
-
-  bool failed() const { return status_lost || !WIFEXITED(status) || WEXITSTATUS(status) != 0; }
-  int exit_code() const {
-    if (status_lost) return 1;
-    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-  }
-  std::string how() const {
-    std::string text;
-    if (status_lost) {
-      text = "ended, but its exit status was collected elsewhere";
-    } else if (WIFSIGNALED(status)) {
-      text = fmt::format("was killed by signal {} ({}){}", WTERMSIG(status), signal_name(WTERMSIG(status)),
-                         WCOREDUMP(status) ? ", core dumped" : "");
-    } else {
-      text = fmt::format("exited with code {}", WEXITSTATUS(status));
-    }
-    return text;
-  }
-  std::string error_note() const {
-    return outcome.error.empty() ? "" : ". Its error: " + outcome.error.substr(0, 300);
-  }
 };
 
 // The bootstrap sockets and report pipes created before the fork. Each rank keeps its
