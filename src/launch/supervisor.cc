@@ -21,7 +21,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "env.hpp"
 #include "link.hpp"
 #include "process_group.hpp"
 #include "rank_process.hpp"
