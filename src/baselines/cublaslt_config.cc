@@ -107,7 +107,10 @@ std::string CublasLtConfig::name() const {
   // "64x4" stages: K elements per stage, then their count, as in our "128x256x64s4".
   const std::vector<std::string_view> s = extents(stages);
   std::string text = tile;
-  text += s.size() == 2 ? fmt::format("x{}s{}", s[0], s[1]) : fmt::format(" stages {}", stages);
+  // Kernels without TMA pipelines (what cuBLASLt runs on rows TMA cannot read) leave the
+  // stages undefined: the name then has none.
+  if (s.size() == 2) text += fmt::format("x{}s{}", s[0], s[1]);
+  else if (stages != "undefined") text += fmt::format(" ({})", stages);
   if (cluster != "1x1") text += fmt::format("c{}", cluster);
   if (k_splits > 1) text += fmt::format("-k{}", k_splits);
   return text;

@@ -55,9 +55,18 @@ TEST(CublasLtConfig, AutomaticAndUnknownIdsAreSaidSo) {
   EXPECT_EQ(unknown.stages, "stages 60000");
   EXPECT_EQ(unknown.cluster, "cluster 60000");
   EXPECT_EQ(unknown.reduction, "scheme 64");
+  EXPECT_EQ(unknown.name(), "tile 60000 (stages 60000)ccluster 60000");
   const CublasLtConfig undefined = describe(cublasLtMatmulAlgo_t{});
   EXPECT_EQ(undefined.tile, "undefined");
   EXPECT_EQ(undefined.stages, "undefined");
+}
+
+// What cuBLASLt picks where TMA cannot read the rows (4095 x 4095 x 4095, 2048 x 32001 x
+// 4096 on an H200): a tile, no stages, an automatic cluster.
+TEST(CublasLtConfig, UndefinedStagesAddNothingToTheName) {
+  const CublasLtConfig c = describe(algo_with(CUBLASLT_MATMUL_TILE_256x128, CUBLASLT_MATMUL_STAGES_UNDEFINED,
+                                              CUBLASLT_CLUSTER_SHAPE_AUTO, 1, CUBLASLT_REDUCTION_SCHEME_NONE));
+  EXPECT_EQ(c.name(), "128x256cauto");
 }
 
 }  // namespace
