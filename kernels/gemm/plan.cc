@@ -41,7 +41,7 @@ int blocks_for(const GemmOptions& o, const DeviceLimits& d) {
 // Blocks of configuration c: whole clusters of them, as many as can be resident at once
 // (a persistent block that waits for a free SM would run its share after the others).
 int blocks_for(const KernelConfig& c, const GemmOptions& o, const DeviceLimits& d) {
-  const int resident = c.cluster_blocks() == 4 ? d.quad_cluster_blocks : d.sm_count;
+  const int resident = d.cluster_resident_blocks(c.cluster_blocks());
   return std::min(blocks_for(o, d), resident) / c.cluster_blocks() * c.cluster_blocks();
 }
 
@@ -348,7 +348,7 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) {} clusters, but clusters={} "
                               "(SYMM_GEMM_CLUSTERS) rules that out: give a configuration {}",
                               to_string(*o.config), o.config->clustered() ? "runs in" : "does not run in",
-                              o.clusters, o.clusters == 1 ? "with a cluster (...c2, ...c2x2)" : "without a cluster"));
+                              o.clusters, o.clusters == 1 ? "with a cluster (...c2, ...c2x2, ...c4x2)" : "without a cluster"));
     if (blocks_for(*o.config, o, d) == 0 && blocks_for(o, d) >= o.config->cluster_blocks())
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) runs its blocks in clusters "
                               "of {}, and this device can hold none at once (GPCs too small or taken): "

@@ -4,6 +4,7 @@
 // are never refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -61,6 +62,7 @@ DeviceLimits random_device(Draw& r) {
   if (r.one_in(4)) d.sm_count = r.pick({16, 26, 42, 60, 78, 114});
   // GPCs whose SMs are not a multiple of 4 leave some out of 4-block clusters, or all.
   d.quad_cluster_blocks = r.one_in(10) ? 0 : d.sm_count / 4 * 4 - 4 * r.pick({0, 0, 1, 2});
+  d.octo_cluster_blocks = r.one_in(10) ? 0 : std::max(0, d.quad_cluster_blocks / 8 * 8 - 8 * r.pick({0, 0, 1, 2}));
   if (r.one_in(6)) {
     d.cc_major = 8;
     d.cc_minor = r.pick({0, 6, 9});
@@ -163,7 +165,7 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
     return "whole-tile kernel (ping-pong, swapped, three consumers) with split or stream-K work";
   if (plan.num_blocks < 1 || plan.num_blocks > d.sm_count) return "grid outside [1, SMs]";
   if (plan.num_blocks % c.cluster_blocks() != 0) return "grid of part of a cluster";
-  if (c.cluster_blocks() == 4 && plan.num_blocks > d.quad_cluster_blocks) return "more 4-block clusters than fit";
+  if (plan.num_blocks > d.cluster_resident_blocks(c.cluster_blocks())) return "more clusters than fit";
   if (o.num_blocks > 0 && plan.num_blocks > o.num_blocks) return "more blocks than num_blocks";
   // Partials: a cluster's blocks each write their own tile's.
   std::size_t writers = std::size_t(s.split_tiles()) * (s.k_splits - 1) * c.cluster_blocks();

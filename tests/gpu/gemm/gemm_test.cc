@@ -5,6 +5,7 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -103,6 +104,7 @@ TEST(GemmCluster, BlocksSharingOperandTilesMatchCublas) {
     for (int blocks : {config.cluster_blocks(), 5, 12})
       for (const Shape& shape : {Shape{640, 512, 320, 0}, Shape{333, 472, 1000, 8}, Shape{1000, 1000, 1000, 0},
                                  Shape{400, 700, 192, 0}}) {
+        if (blocks < config.cluster_blocks()) continue;  // refused before launch (GemmPlanRandomWalk)
         for (BLayout l : {BLayout::nk, BLayout::kn}) {
           const Plan plan = run_forced(check, config, blocks, shape, l);
           EXPECT_EQ(plan.num_blocks % config.cluster_blocks(), 0);
@@ -111,6 +113,22 @@ TEST(GemmCluster, BlocksSharingOperandTilesMatchCublas) {
       }
   }
   EXPECT_GT(configs, 0) << "no cluster configuration is built";
+}
+
+// The blocks this GPU holds at once in clusters of 4 and of 8 (the planner's limits for
+// those configurations): whole clusters, fewer than the SMs where GPCs leave some out,
+// and on an H200 room for some of each.
+TEST(GemmCluster, ResidentClusterBlocksAreWholeClustersTheGpuHolds) {
+  SYMM_REQUIRE_GPUS(1);
+  if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
+  const DeviceLimits d = query_device_limits(0);
+  std::printf("%d SMs; resident in clusters of 4: %d blocks, of 8: %d blocks\n", d.sm_count,
+              d.quad_cluster_blocks, d.octo_cluster_blocks);
+  EXPECT_GT(d.octo_cluster_blocks, 0);
+  EXPECT_EQ(d.quad_cluster_blocks % 4, 0);
+  EXPECT_EQ(d.octo_cluster_blocks % 8, 0);
+  EXPECT_LE(d.octo_cluster_blocks, d.quad_cluster_blocks);
+  EXPECT_LE(d.quad_cluster_blocks, d.sm_count);
 }
 
 TEST(GemmSplitK, UnevenSplitsMatchCublas) {
