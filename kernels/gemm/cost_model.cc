@@ -89,6 +89,13 @@ using detail::kPartialKIters;
 // against 0.894 for 2 x 2 clusters of 128x256, its 256 unshared A rows straddling); alone
 // 0.90-1.03 (bench/results/gemm/2026-12-02-wide-da761ac). Sharing A instead loads 288
 // rows per K iteration and block, not 336, and straddles as little as 2 x 2 clusters.
+// 160x256 swapped in 1 x 4 clusters (A shared by four blocks along N; cuBLASLt's choice
+// there): 800 x 5872 x 5976 0.961 of cuBLASLt where 2 x 1 pairs of 200x128 ran 0.765; on
+// the other small-M ragged shapes it trailed them (0.67-0.76), and 8-block clusters of
+// 80x128 swapped, 192x128 swapped and 128x128 did not pay on any
+// (bench/results/gemm/2026-12-05-clusters8). Rated as its 2 x 1 twin (the straddle model
+// credits its shared rows): of general.json's and ragged.json's 120 problems the planner
+// gives it that one only, at any rating from 0.85 to 0.93.
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
@@ -102,6 +109,7 @@ constexpr Candidate kCandidates[] = {
     {{144, 192, 64, 4, Schedule::swapped, 2}, 0.97}, {{144, 192, 64, 4, Schedule::swapped}, 0.965},
     {{88, 192, 64, 5, Schedule::swapped, 2}, 0.75},
     {{160, 256, 64, 4, Schedule::swapped, 2}, 0.93}, {{152, 256, 64, 4, Schedule::swapped, 2}, 0.93},
+    {{160, 256, 64, 4, Schedule::swapped, 1, 4}, 0.93},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},

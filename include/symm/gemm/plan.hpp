@@ -20,9 +20,9 @@ struct DeviceLimits {
   // Blocks of a kernel that fills an SM resident at once in clusters of 4 and of 8: a
   // cluster's blocks share a GPC, so GPCs whose SM counts are not multiples of the cluster
   // size leave SMs out (queried: query_device_limits; an H200 has room for 30 clusters of
-  // 4 and 14 of 8).
+  // 4 and 15 of 8).
   int quad_cluster_blocks = 120;
-  int octo_cluster_blocks = 112;
+  int octo_cluster_blocks = 120;
   // Blocks resident at once in clusters of `cluster_blocks` (1, 2, 4 or 8); pairs are
   // taken to fit every SM.
   constexpr int cluster_resident_blocks(int cluster_blocks) const {
