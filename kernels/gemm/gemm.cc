@@ -93,10 +93,8 @@ DeviceLimits query_device_limits(int device) {
   d.cc_major = attr(cudaDevAttrComputeCapabilityMajor, "cudaDeviceGetAttribute(cc major)");
   d.cc_minor = attr(cudaDevAttrComputeCapabilityMinor, "cudaDeviceGetAttribute(cc minor)");
   // The probe kernel is built for sm_90a, like every cluster kernel; elsewhere none runs.
-  if (d.cc_major == 9 && d.cc_minor == 0) {
+  if (d.cc_major == 9 && d.cc_minor == 0)
     d.quad_cluster_blocks = detail::resident_blocks_in_clusters(4, d.max_smem_per_block);
-    d.octo_cluster_blocks = detail::resident_blocks_in_clusters(8, d.max_smem_per_block);
-  }
   return d;
 }
 

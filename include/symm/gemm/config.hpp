@@ -141,7 +141,7 @@ struct KernelConfig {
 };
 
 // "128x256x64s4"; "128x128x64s6-pingpong"; "200x128x64s4-swapped"; clusters:
-// "128x256x64s4c2" (2 x 1), "...c1x2", "...c2x2", "...c4x2".
+// "128x256x64s4c2" (2 x 1), "...c1x2", "...c2x2", "...c1x4".
 std::string to_string(const KernelConfig& c);
 bool parse_config(const std::string& text, KernelConfig& out);  // inverse of to_string
 
@@ -186,8 +186,10 @@ struct TileConfig {
   static_assert(ACC_BLOCKS * ACC + kConsumerRegistersBesideAccumulators <= CONSUMER_REGISTERS,
                 "accumulators must fit the consumer registers");
   static_assert(STAGES >= 2, "the ring needs at least double buffering");
-  static_assert((CM == 1 || CM == 2 || CM == 4) && (CN == 1 || CN == 2 || CN == 4) && CLUSTER_BLOCKS <= 8,
-                "clusters: 1, 2 or 4 blocks along M and N, at most 8 (the portable cluster size)");
+  // 8-block clusters ran no faster than these (docs/gemm.md) and the planner knows how many
+  // clusters of up to 4 fit at once only (DeviceLimits).
+  static_assert((CM == 1 || CM == 2 || CM == 4) && (CN == 1 || CN == 2 || CN == 4) && CLUSTER_BLOCKS <= 4,
+                "clusters: 1, 2 or 4 blocks along M and N, at most 4 in all");
   static_assert(A_PART_ROWS * CN == BM && B_PART_ROWS * CM == BN && A_PART_ROWS % 8 == 0 && B_PART_ROWS % 8 == 0,
                 "each block's part of a shared tile is whole 8-row swizzle atoms");
   static_assert(SMEM_BYTES <= kSm90MaxSmemPerBlock, "shared memory over the sm_90 limit");

@@ -17,16 +17,14 @@ struct DeviceLimits {
   int sm_count = 132;
   int max_smem_per_block = kSm90MaxSmemPerBlock;
   int cc_major = 9, cc_minor = 0;
-  // Blocks of a kernel that fills an SM resident at once in clusters of 4 and of 8: a
-  // cluster's blocks share a GPC, so GPCs whose SM counts are not multiples of the cluster
-  // size leave SMs out (queried: query_device_limits; an H200 has room for 30 clusters of
-  // 4 and 15 of 8).
+  // Blocks of a kernel that fills an SM resident at once in clusters of 4: a cluster's
+  // blocks share a GPC, so GPCs whose SM counts are not multiples of 4 leave SMs out
+  // (queried: query_device_limits; an H200 has room for 30 such clusters).
   int quad_cluster_blocks = 120;
-  int octo_cluster_blocks = 120;
-  // Blocks resident at once in clusters of `cluster_blocks` (1, 2, 4 or 8); pairs are
-  // taken to fit every SM.
+  // Blocks resident at once in clusters of `cluster_blocks` (1, 2 or 4; config.hpp); pairs
+  // are taken to fit every SM.
   constexpr int cluster_resident_blocks(int cluster_blocks) const {
-    return cluster_blocks == 8 ? octo_cluster_blocks : cluster_blocks == 4 ? quad_cluster_blocks : sm_count;
+    return cluster_blocks == 4 ? quad_cluster_blocks : sm_count;
   }
 };
 

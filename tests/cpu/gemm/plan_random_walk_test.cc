@@ -4,7 +4,6 @@
 // are never refused.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -62,7 +61,6 @@ DeviceLimits random_device(Draw& r) {
   if (r.one_in(4)) d.sm_count = r.pick({16, 26, 42, 60, 78, 114});
   // GPCs whose SMs are not a multiple of 4 leave some out of 4-block clusters, or all.
   d.quad_cluster_blocks = r.one_in(10) ? 0 : d.sm_count / 4 * 4 - 4 * r.pick({0, 0, 1, 2});
-  d.octo_cluster_blocks = r.one_in(10) ? 0 : std::max(0, d.quad_cluster_blocks / 8 * 8 - 8 * r.pick({0, 0, 1, 2}));
   if (r.one_in(6)) {
     d.cc_major = 8;
     d.cc_minor = r.pick({0, 6, 9});
