@@ -160,7 +160,7 @@ fi
 
 if [ "$mode" = ab ]; then
   say "cluster tests"
-  timeout 180 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2*' >"$OUT/gemm_test.log" 2>&1 ||
+  timeout 180 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2*:*c1x*' >"$OUT/gemm_test.log" 2>&1 ||
     failed cluster-tests
   grep -E "^\[  (     OK|FAILED) \]|PASSED|FAILED|Failure" "$OUT/gemm_test.log" | head -20
   # Each configuration forced on every shape of the preset, under each setting.
@@ -180,7 +180,7 @@ fi
 if [ "$mode" = presets ]; then
   if [ "${GPU_TESTS:-1}" != 0 ]; then
     say "cluster, ping-pong and stream-K tests"
-    timeout 240 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2*:*pingpong*:GemmPingpong*:GemmStreamK*:GemmCopies*:GemmTune*' \
+    timeout 240 "$bin/symm_gemm_gpu_test" --gtest_filter='GemmCluster*:*c2*:*c1x*:*pingpong*:GemmPingpong*:GemmStreamK*:GemmCopies*:GemmTune*' \
       >"$OUT/gemm_test.log" 2>&1 || failed gemm-tests
     grep -E "^\[  FAILED|PASSED|FAILED TEST" "$OUT/gemm_test.log" | head -20
   fi
