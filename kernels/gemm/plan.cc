@@ -348,7 +348,7 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) {} clusters, but clusters={} "
                               "(SYMM_GEMM_CLUSTERS) rules that out: give a configuration {}",
                               to_string(*o.config), o.config->clustered() ? "runs in" : "does not run in",
-                              o.clusters, o.clusters == 1 ? "with a cluster (...c2, ...c2x2, ...c4x2)" : "without a cluster"));
+                              o.clusters, o.clusters == 1 ? "with a cluster (...c2, ...c2x2, ...c1x4)" : "without a cluster"));
     if (blocks_for(*o.config, o, d) == 0 && blocks_for(o, d) >= o.config->cluster_blocks())
       throw Error(fmt::format("symm gemm: configuration {} (SYMM_GEMM_CONFIG) runs its blocks in clusters "
                               "of {}, and this device can hold none at once (GPCs too small or taken): "

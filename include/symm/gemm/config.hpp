@@ -25,9 +25,10 @@
 //                consumer's epilogue runs while the other's wgmmas keep the tensor cores
 //                busy (where K is short, the epilogue is a large share of a tile's time).
 //                Whole tiles only: no split-K or stream-K.
-// A configuration may run its blocks in clusters of CLUSTER_M x CLUSTER_N tiles (2 x 1 or
-// 2 x 2). Blocks in one column of the cluster compute vertically adjacent tiles, which read
-// the same B tile: each loads its 1 / CLUSTER_M of it by TMA multicast into all of them.
+// A configuration may run its blocks in clusters of CLUSTER_M x CLUSTER_N tiles (2 x 1,
+// 1 x 2, 2 x 2 or 1 x 4). Blocks in one column of the cluster compute vertically adjacent
+// tiles, which read the same B tile: each loads its 1 / CLUSTER_M of it by TMA multicast
+// into all of them.
 // Blocks in one row share their A tile the same way. L2 then serves each operand tile
 // once per cluster row or column, which is what rows straddling 32-byte sectors need
 // (copy_choice.cc). The scheduler's unit is the cluster's (CLUSTER_M BLK_M, CLUSTER_N

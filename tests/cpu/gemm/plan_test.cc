@@ -364,7 +364,8 @@ TEST(GemmPlan, FourBlockClustersFitTheDevice) {
   forced.num_blocks = 0;
   DeviceLimits none = h200;
   none.quad_cluster_blocks = 0;
-  for (const Plan& p : candidate_plans(problem(3000, 5000, 2008), {}, none, 100)) EXPECT_NE(p.config, quad);
+  for (const Plan& p : candidate_plans(problem(3000, 5000, 2008), {}, none, 100))
+    EXPECT_NE(p.config.cluster_blocks(), 4) << to_string(p.config);
   try {
     make_plan(problem(8192, 8192, 8192), forced, none);
     ADD_FAILURE() << "a 4-block cluster planned where none fits";
