@@ -37,7 +37,11 @@ EnvMap read_process_environ(pid_t pid) {
   const std::string path = fmt::format("/proc/{}/environ", pid);
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd.valid()) {
-    throw Error(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+    const int error = errno;
+    const std::string what = fmt::format("cannot read {}: {}", path, std::strerror(error));
+    if (error == EMFILE || error == ENFILE || error == ENOMEM)
+      throw OutOfResourcesError(what + (error == ENOMEM ? "" : " (no file descriptor left: raise the limit, ulimit -n)"));
+    throw Error(what);
   }
   std::string text;
   char buffer[4096];

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "symm/common/error.hpp"
+
 namespace symm::detail {
 
 using EnvMap = std::map<std::string, std::string, std::less<>>;
@@ -19,7 +21,15 @@ using EnvLookup = std::function<std::optional<std::string>(std::string_view name
 EnvLookup process_env();
 EnvLookup env_lookup(const EnvMap& env);  // copies env
 
-// The environment pid was started with. Throws symm::Error when it cannot be read.
+// Thrown where this process lacks what reading another's environment takes (a file
+// descriptor, memory): its own limit, nothing the other process did.
+class OutOfResourcesError : public Error {
+ public:
+  using Error::Error;
+};
+
+// The environment pid was started with. Throws symm::Error when it cannot be read, and
+// OutOfResourcesError when this process cannot open or read it for want of resources.
 EnvMap read_process_environ(pid_t pid);
 
 // Parses a whole decimal integer ("12"; not "12x", "", or out of range).

@@ -205,6 +205,11 @@ std::string membership_problem(int socket, const LauncherInfo& me, int expected_
   std::optional<LauncherInfo> theirs;
   try {
     theirs = detect_launcher(env_lookup(read_process_environ(peer.pid)));
+  } catch (const OutOfResourcesError& e) {
+    // This process's own want, not the other's fault: refusing it would leave the job
+    // waiting for a rank that did join, and the timeout would then blame that rank.
+    throw Error(fmt::format("rendezvous: rank {} cannot check pid {}'s launcher environment: {}", me.rank,
+                            peer.pid, e.what()));
   } catch (const Error& e) {
     return fmt::format("pid {}'s launcher environment cannot be checked ({})", peer.pid, e.what());
   }

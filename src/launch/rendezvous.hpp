@@ -34,7 +34,8 @@ UniqueFd rendezvous_join(const LauncherInfo& me, const RendezvousPlace& place,
                          std::chrono::milliseconds timeout);
 
 // Why the process at the other end of a connected Unix socket is not a member of the
-// job `me` belongs to (as rank expected_rank when >= 0); empty when it is.
+// job `me` belongs to (as rank expected_rank when >= 0); empty when it is. Throws
+// symm::Error when this process cannot tell for want of resources (no descriptor left).
 std::string membership_problem(int socket, const LauncherInfo& me, int expected_rank);
 
 }  // namespace symm::detail

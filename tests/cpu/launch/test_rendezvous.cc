@@ -163,4 +163,40 @@ TEST(Rendezvous, RankZeroOutOfDescriptorsSaysSoAtOnce) {
   EXPECT_EQ(WEXITSTATUS(status), 0) << "3: setrlimit failed; 2: the error did not say it, or came late";
 }
 
+// Rank 0 (or a joining rank) out of file descriptors when it reads the other process's
+// /proc/<pid>/environ: that is its own failure, said at once. It counted as the other
+// process's refusal, so rank 0 turned away a rank of its job and timed out blaming it.
+TEST(Rendezvous, NoDescriptorLeftToCheckAMemberIsThisProcesssOwnFailure) {
+  const pid_t checker = ::fork();
+  ASSERT_GE(checker, 0);
+  if (checker == 0) {
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) ::_exit(3);
+    // Every descriptor below the limit of 64 in use: opening /proc/<pid>/environ fails.
+    const int null = ::open("/dev/null", O_RDONLY);
+    for (int fd = 0; fd < 64; ++fd)
+      if (::fcntl(fd, F_GETFD) == -1) ::dup2(null, fd);
+    const rlimit limit{64, 64};
+    if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) ::_exit(3);
+    LauncherInfo me;
+    me.name = "test";
+    me.world = 2;
+    try {
+      const std::string problem = symm::detail::membership_problem(pair[0], me, 1);
+      std::fprintf(stderr, "returned a problem of the other process: %s\n", problem.c_str());
+      ::_exit(2);
+    } catch (const symm::Error& e) {
+      const std::string what = e.what();
+      const bool says = what.find("rank 0 cannot check pid") != std::string::npos &&
+                        what.find("ulimit -n") != std::string::npos;
+      if (!says) std::fprintf(stderr, "error: %s\n", what.c_str());
+      ::_exit(says ? 0 : 2);
+    }
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(checker, &status, 0), checker);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: set-up failed; 2: not reported as this process's own failure";
+}
+
 }  // namespace
