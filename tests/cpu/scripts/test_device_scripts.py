@@ -4,6 +4,7 @@ here. The proxy's GPU program is replaced by a stub that writes result files; th
 table's mean and INVALID marks are checked on result files written by the test."""
 import json
 import os
+import shutil
 import stat
 import subprocess
 import tempfile
@@ -130,6 +131,46 @@ class DeviceScripts(unittest.TestCase):
     def test_one_invalid_round_marks_the_ab_cell_invalid(self):
         table = self.ab({("base", 0): (1.1, True), ("base", 1): (1.1, False), ("new", 0): (1.0, True)})
         self.assertIn("| tma_push | 1.100 (1.100-1.100) INVALID | 1.000 |", table)
+
+    def device_call(self, name, seconds, *command):
+        """device-call.sh with $OUT a folder of the test; returns (exit code, output, archive's members)."""
+        os.makedirs(self.out, exist_ok=True)
+        self.addCleanup(shutil.rmtree, os.path.join("/tmp", name), True)
+        p = subprocess.run([os.path.join(SCRIPTS, "device-call.sh"), name, seconds, *command],
+                           env=dict(os.environ, OUT=self.out), capture_output=True, text=True, timeout=60)
+        archive = os.path.join(self.out, name + ".tgz")
+        members = []
+        if os.path.exists(archive):
+            members = subprocess.run(["tar", "tzf", archive], capture_output=True, text=True).stdout.split()
+        return p.returncode, p.stdout + p.stderr, members
+
+    def test_a_device_call_packs_what_its_command_left_and_keeps_its_exit_code(self):
+        name = "call-%d" % os.getpid()
+        code, output, members = self.device_call(
+            name, "20", "sh", "-c", 'echo result > "$OUT/figures.json"; mkdir "$OUT/bin"; '
+                                    'echo binary > "$OUT/bin/program"; echo said; exit 3')
+        self.assertEqual(code, 3, output)
+        self.assertIn("said", output)
+        for member in ("figures.json", "output.log", "call.txt"):
+            self.assertIn(f"{name}/{member}", members)
+        self.assertFalse([m for m in members if "/bin" in m], members)  # binaries stay behind
+
+    def test_a_device_call_that_runs_out_of_time_still_packs_its_logs(self):
+        name = "slow-%d" % os.getpid()
+        code, output, members = self.device_call(name, "1", "sh", "-c", 'echo started > "$OUT/early.log"; sleep 30')
+        self.assertEqual(code, 124, output)
+        self.assertIn(f"{name}/early.log", members)
+        self.assertIn("exit code: 124", output)
+
+    def test_a_device_call_refuses_what_would_lose_its_results(self):
+        for args, env, says in ((["x", "10"], {"OUT": self.tmp.name}, "usage"),
+                                (["x", "ten", "true"], {"OUT": self.tmp.name}, "SECONDS"),
+                                (["../x", "10", "true"], {"OUT": self.tmp.name}, "NAME"),
+                                (["x", "10", "true"], {"OUT": ""}, "OUT must name")):
+            p = subprocess.run([os.path.join(SCRIPTS, "device-call.sh"), *args], env=dict(os.environ, **env),
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertIn(says, p.stderr, args)
 
 
 if __name__ == "__main__":
