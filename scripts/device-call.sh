@@ -8,15 +8,18 @@
 # and results under $OUT) and at most SECONDS (then SIGTERM, SIGKILL 10 s later); its output
 # goes to NAME/output.log, the command, its exit code and time to NAME/call.txt. Then
 # /tmp/NAME, without build trees or binaries (bin/, build/), is packed as $OUT/NAME.tgz,
-# whatever the command did. Exit status: the command's (124 when it ran out of time).
+# whatever the command did. Exit status: the command's (124 when it ran out of time, 137
+# when it outlived SIGTERM). A script with a deadline of its own gets a shorter one than
+# SECONDS, so that it ends its steps itself and keeps their logs:
 #   scripts/device-call.sh presets 480 scripts/gpu-gemm-check.sh presets
-#   scripts/device-call.sh check 560 env SYMM_GIT_COMMIT=abc1234 scripts/gpu-check.sh
+#   scripts/device-call.sh check 585 env SYMM_GIT_COMMIT=abc1234 SYMM_CHECK_DEADLINE_S=540 scripts/gpu-check.sh
 set -uo pipefail
 usage="usage: $0 NAME SECONDS COMMAND [ARGS...]"
 [ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
 name=$1 seconds=$2
 shift 2
-[[ $name =~ ^[A-Za-z0-9._-]+$ ]] || { echo "device-call: NAME must be letters, digits, '.', '_' or '-': $name" >&2; exit 2; }
+[[ $name =~ ^[A-Za-z0-9._-]+$ && ! $name =~ ^\.+$ ]] ||
+  { echo "device-call: NAME must be letters, digits, '.', '_' or '-', not dots alone: $name" >&2; exit 2; }
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "device-call: SECONDS must be a positive whole number: $seconds" >&2; exit 2; }
 [ -n "${OUT:-}" ] && [ -d "$OUT" ] || {
   echo "device-call: OUT must name the device call's existing output folder (the device tool sets it)" >&2

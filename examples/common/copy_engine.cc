@@ -18,7 +18,7 @@ CopyEngines::~CopyEngines() = default;
 
 void CopyEngines::put(void* dst_local, const void* src, std::uint64_t bytes, int target) {
   Runtime& rt = session_.runtime();
-  SYMM_CUDA_CHECK(cudaMemcpyAsync(rt.heap().translate(dst_local, target), src, bytes,
+  SYMM_CUDA_CHECK(cudaMemcpyAsync(rt.heap().translate(dst_local, target, bytes), src, bytes,
                                   cudaMemcpyDefault, session_.stream()));
 }
 
@@ -29,7 +29,8 @@ void CopyEngines::put_to_all(void* dst_local, const void* src, std::uint64_t byt
     if (peer == rt.rank()) continue;
     const cudaStream_t copy = streams_[peer].get();
     SYMM_CUDA_CHECK(cudaStreamWaitEvent(copy, start_.get()));
-    SYMM_CUDA_CHECK(cudaMemcpyAsync(rt.heap().translate(dst_local, peer), src, bytes, cudaMemcpyDefault, copy));
+    SYMM_CUDA_CHECK(
+        cudaMemcpyAsync(rt.heap().translate(dst_local, peer, bytes), src, bytes, cudaMemcpyDefault, copy));
     order_after(session_.stream(), copy, done_[peer].get());
   }
 }

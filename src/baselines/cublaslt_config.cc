@@ -13,6 +13,9 @@
 namespace symm::baselines {
 namespace {
 
+// What an algorithm without a tile or stage count reports (its attribute is *_UNDEFINED).
+constexpr std::string_view kUndefined = "undefined";
+
 enum class LtEnum { matmul_tile, matmul_stages, cluster_shape };
 
 struct LtName {
@@ -89,9 +92,10 @@ CublasLtConfig describe(const cublasLtMatmulAlgo_t& algo) {
   CublasLtConfig c;
   c.algo_id = config_attribute<std::int32_t>(algo, CUBLASLT_ALGO_CONFIG_ID);
   const auto tile = config_attribute<std::uint32_t>(algo, CUBLASLT_ALGO_CONFIG_TILE_ID);
-  c.tile = tile == CUBLASLT_MATMUL_TILE_UNDEFINED ? "undefined" : ours_first(named(LtEnum::matmul_tile, tile, "tile"));
+  c.tile = tile == CUBLASLT_MATMUL_TILE_UNDEFINED ? std::string(kUndefined)
+                                                 : ours_first(named(LtEnum::matmul_tile, tile, "tile"));
   const auto stages = config_attribute<std::uint32_t>(algo, CUBLASLT_ALGO_CONFIG_STAGES_ID);
-  c.stages = stages == CUBLASLT_MATMUL_STAGES_UNDEFINED ? "undefined"
+  c.stages = stages == CUBLASLT_MATMUL_STAGES_UNDEFINED ? std::string(kUndefined)
                                                          : named(LtEnum::matmul_stages, stages, "stages");
   const auto cluster = config_attribute<std::uint16_t>(algo, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
   c.cluster = cluster == CUBLASLT_CLUSTER_SHAPE_AUTO ? "auto"
@@ -110,7 +114,7 @@ std::string CublasLtConfig::name() const {
   // Kernels without TMA pipelines (what cuBLASLt runs on rows TMA cannot read) leave the
   // stages undefined: the name then has none.
   if (s.size() == 2) text += fmt::format("x{}s{}", s[0], s[1]);
-  else if (stages != "undefined") text += fmt::format(" ({})", stages);
+  else if (stages != kUndefined) text += fmt::format(" ({})", stages);
   if (cluster != "1x1") text += fmt::format("c{}", cluster);
   if (k_splits > 1) text += fmt::format("-k{}", k_splits);
   return text;

@@ -20,7 +20,7 @@ PeerPush::PeerPush(const Heap& heap, const ShardGeometry& g) : heap_(heap), g_(g
 void PeerPush::require_on_heap(const void* c) const {
   // Its last byte too: a C running past the heap's end would be written past a peer's.
   const std::size_t c_bytes = static_cast<std::size_t>(g_.m) * g_.c_pitch();
-  if (!heap_.contains(c) || !heap_.contains(byte_offset(c, c_bytes - 1)))
+  if (!heap_.contains(c, c_bytes))
     throw Error(
         fmt::format("{}GEMM + all-scatter baseline: C at {} ({} bytes) does not lie on the symmetric heap; "
                     "allocate C with symm::Heap (e.g. symm::empty) so peers can reach it",

@@ -29,7 +29,7 @@ class OutOfResourcesError : public Error {
 };
 
 // The environment pid was started with. Throws symm::Error when it cannot be read, and
-// OutOfResourcesError when this process cannot open or read it for want of resources.
+// OutOfResourcesError when this process cannot open it for want of resources.
 EnvMap read_process_environ(pid_t pid);
 
 // Parses a whole decimal integer ("12"; not "12x", "", or out of range).

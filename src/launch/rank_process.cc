@@ -16,21 +16,7 @@ namespace {
 
 constexpr std::size_t kReportLimit = 2048;  // below PIPE_BUF: one atomic, non-blocking write
 
-}  // namespace
-
-std::string signal_name(int signal) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
-  if (const char* abbrev = ::sigabbrev_np(signal)) return std::string("SIG") + abbrev;
-#endif
-  return ::strsignal(signal);
-}
-
-void write_report(int fd, const RankOutcome& outcome) {
-  std::string text = fmt::format("{}\n{}", outcome.lost_peer, outcome.error);
-  if (text.size() > kReportLimit) text.resize(kReportLimit);
-  [[maybe_unused]] ssize_t ignored = ::write(fd, text.data(), text.size());
-}
-
+// nullopt until the rank has written its report.
 std::optional<RankOutcome> read_report(int fd) {
   char buffer[kReportLimit];
   ssize_t n;
@@ -48,6 +34,22 @@ std::optional<RankOutcome> read_report(int fd) {
   }
   return outcome;
 }
+
+}  // namespace
+
+std::string signal_name(int signal) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+  if (const char* abbrev = ::sigabbrev_np(signal)) return std::string("SIG") + abbrev;
+#endif
+  return ::strsignal(signal);
+}
+
+void write_report(int fd, const RankOutcome& outcome) {
+  std::string text = fmt::format("{}\n{}", outcome.lost_peer, outcome.error);
+  if (text.size() > kReportLimit) text.resize(kReportLimit);
+  [[maybe_unused]] ssize_t ignored = ::write(fd, text.data(), text.size());
+}
+
 
 void RankProcess::collect_report() {
   if (reported) return;

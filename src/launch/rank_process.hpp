@@ -15,10 +15,9 @@ namespace symm::detail {
 std::string signal_name(int signal);
 
 // A rank's failure report travels through a pipe: "<lost peer or -1>\n<error message>",
-// written in one piece (below PIPE_BUF, so one atomic write that never blocks).
+// written in one piece (below PIPE_BUF, so one atomic write that never blocks); the
+// supervisor reads it in RankProcess::reap.
 void write_report(int fd, const RankOutcome& outcome);
-// nullopt until the rank has written its report.
-std::optional<RankOutcome> read_report(int fd);
 
 struct RankProcess {
   int rank = 0;

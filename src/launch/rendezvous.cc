@@ -301,10 +301,11 @@ std::vector<UniqueFd> rendezvous_host(const LauncherInfo& me, const RendezvousPl
       // A failure that leaves the connection queued (no descriptor left, no memory) would
       // make every poll return at once until the deadline, and the timeout then blames
       // the ranks: say what rank 0 lacks instead.
-      if (!accepted.valid() && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
+      const int error = accepted.valid() ? 0 : errno;
+      if (error != 0 && error != EAGAIN && error != EWOULDBLOCK && error != EINTR && error != ECONNABORTED)
         throw Error(fmt::format("rendezvous at {}: rank 0 cannot accept the ranks' connections: {}{}", place.socket,
-                                std::strerror(errno),
-                                errno == EMFILE || errno == ENFILE
+                                std::strerror(error),
+                                error == EMFILE || error == ENFILE
                                     ? " (this process has no file descriptor left: raise its limit, ulimit -n)"
                                     : ""));
       if (accepted.valid() && pending.size() < max_pending) pending.push_back(Pending{std::move(accepted)});

@@ -131,16 +131,18 @@ void Heap::check_symmetry() {
   check_allocation_symmetry(records);
 }
 
-bool Heap::contains(const void* local) const {
+bool Heap::contains(const void* local, std::size_t bytes) const {
   const auto address = reinterpret_cast<std::uintptr_t>(local);
-  return address >= bases_[rank()] && address - bases_[rank()] < size();
+  if (address < bases_[rank()]) return false;
+  const std::uint64_t offset = address - bases_[rank()];
+  return offset < size() && bytes <= size() - offset;
 }
 
-void* Heap::translate_address(const void* local, int peer) const {
-  if (peer < 0 || peer >= world() || !contains(local)) {
-    throw Error(fmt::format("{}Heap::translate({}, peer {}): {}", rank_prefix(), local, peer,
-                            contains(local) ? "peer outside [0, world)"
-                                            : "address outside this rank's heap"));
+void* Heap::translate_address(const void* local, int peer, std::size_t bytes) const {
+  if (peer < 0 || peer >= world() || !contains(local, bytes)) {
+    throw Error(fmt::format("{}Heap::translate({}, peer {}, {} bytes): {}", rank_prefix(), local, peer, bytes,
+                            contains(local, bytes) ? "peer outside [0, world)"
+                                                   : "range outside this rank's heap"));
   }
   const auto offset = reinterpret_cast<std::uintptr_t>(local) - bases_[rank()];
   return reinterpret_cast<void*>(bases_[peer] + offset);

@@ -111,15 +111,18 @@ class Heap {
   // Every rank releases to the same mark; no rank may still use what is released.
   void release_to(const HeapMark& mark);
 
-  bool contains(const void* local) const;
-  // Host-side address translation, as device::Context::translate does on the device.
+  // Whether all `bytes` from local lie on this rank's heap (not only the first: a range
+  // running past the heap's end would reach past a peer's).
+  bool contains(const void* local, std::size_t bytes = 1) const;
+  // Host-side address translation of `bytes` from local, as device::Context::translate
+  // does on the device; throws where they do not all lie on the heap.
   template <class T>
-  T* translate(T* local, int peer) const {
-    return reinterpret_cast<T*>(translate_address(local, peer));
+  T* translate(T* local, int peer, std::size_t bytes = 1) const {
+    return reinterpret_cast<T*>(translate_address(local, peer, bytes));
   }
 
  private:
-  void* translate_address(const void* local, int peer) const;
+  void* translate_address(const void* local, int peer, std::size_t bytes) const;
   void check_symmetry();
 
   Team& team_;

@@ -169,7 +169,7 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
   // not pass for done when the same operands come back.
   last_a = last_b = last_c = nullptr;
   const std::size_t c_bytes = std::size_t(shape.m) * shape.n * elem_bytes();
-  if (!c || !rt.heap().contains(c) || !rt.heap().contains(static_cast<std::uint8_t*>(c) + c_bytes - 1))
+  if (!c || !rt.heap().contains(c, c_bytes))
     throw Error(fmt::format("symm gemm_all_scatter: C ({}, {} x {}) must lie on the symmetric heap, at the "
                             "same offset on every rank: allocate it with the heap's factories",
                             c, shape.m, shape.n));

@@ -163,7 +163,7 @@ std::string invalidity(const GemmProblem& p, const GemmOptions& o, const DeviceL
     return "whole-tile kernel (ping-pong, swapped, three consumers) with split or stream-K work";
   if (plan.num_blocks < 1 || plan.num_blocks > d.sm_count) return "grid outside [1, SMs]";
   if (plan.num_blocks % c.cluster_blocks() != 0) return "grid of part of a cluster";
-  if (plan.num_blocks > d.cluster_resident_blocks(c.cluster_blocks())) return "more clusters than fit";
+  if (c.cluster_blocks() == 4 && plan.num_blocks > d.quad_cluster_blocks) return "more 4-block clusters than fit";
   if (o.num_blocks > 0 && plan.num_blocks > o.num_blocks) return "more blocks than num_blocks";
   // Partials: a cluster's blocks each write their own tile's.
   std::size_t writers = std::size_t(s.split_tiles()) * (s.k_splits - 1) * c.cluster_blocks();

@@ -72,6 +72,10 @@ TEST(GemmPlan, StraddlingRowsAreReadInPlaceBySharedTiles) {
   EXPECT_EQ(wide.sched.num_units() % (wide.num_blocks / 2), 0) << "whole waves of clusters";
   const Plan swapped = make_plan(problem(2500, 10008, 3000, BLayout::kn), GemmOptions{}, DeviceLimits{});
   EXPECT_EQ(swapped.config, (KernelConfig{160, 256, 64, 4, Schedule::swapped, 2})) << to_string(swapped.config);
+  // A short A shared by four blocks along N: 0.96 of cuBLASLt where 200x128 pairs ran 0.77
+  // (bench/results/gemm/2026-12-05-clusters8).
+  const Plan four = make_plan(problem(800, 5872, 5976, BLayout::nk), GemmOptions{}, DeviceLimits{});
+  EXPECT_EQ(four.config, (KernelConfig{160, 256, 64, 4, Schedule::swapped, 1, 4})) << to_string(four.config);
   for (const auto& [m, n, k] : {std::array<int, 3>{6120, 3400, 4104}, {3000, 5000, 2008}, {12296, 2792, 1000}})
     for (BLayout layout : {BLayout::nk, BLayout::kn}) {
       const Plan plan = make_plan(problem(m, n, k, layout), GemmOptions{}, DeviceLimits{});

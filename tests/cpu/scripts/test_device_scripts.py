@@ -166,6 +166,7 @@ class DeviceScripts(unittest.TestCase):
         for args, env, says in ((["x", "10"], {"OUT": self.tmp.name}, "usage"),
                                 (["x", "ten", "true"], {"OUT": self.tmp.name}, "SECONDS"),
                                 (["../x", "10", "true"], {"OUT": self.tmp.name}, "NAME"),
+                                ([".."] + ["10", "true"], {"OUT": self.tmp.name}, "not dots alone"),
                                 (["x", "10", "true"], {"OUT": ""}, "OUT must name")):
             p = subprocess.run([os.path.join(SCRIPTS, "device-call.sh"), *args], env=dict(os.environ, **env),
                                capture_output=True, text=True, timeout=30)

@@ -65,7 +65,8 @@ struct Choice {
 };
 Choice parse(const std::string& chosen) {
   Choice c;
-  EXPECT_EQ(std::sscanf(chosen.c_str(), "algo %d of %d (", &c.index, &c.candidates), 2) << chosen;
+  EXPECT_EQ(std::sscanf(chosen.c_str(), "algo %d of %d", &c.index, &c.candidates), 2) << chosen;
+  EXPECT_NE(chosen.find(" ("), std::string::npos) << "no configuration in: " << chosen;
   const auto close = chosen.find("), ");
   if (close != std::string::npos) {
     EXPECT_EQ(std::sscanf(chosen.c_str() + close, "), %d refused", &c.refused), 1) << chosen;

@@ -78,6 +78,11 @@ void check_device_and_context(Team& team) {
           "host-side translate");
   require(message_contains([&] { heap.translate(inside, rt.world()); }, "peer outside"),
           "translate refuses a peer outside the team");
+  // A range is on the heap only to its last byte.
+  std::byte* last = heap.base() + heap.size() - 64;
+  require(heap.contains(last, 64) && !heap.contains(last, 65), "contains checks a range's every byte");
+  require(message_contains([&] { heap.translate(last, peer, 65); }, "range outside"),
+          "translate refuses a range running past the heap's end");
 }
 
 void check_symmetric_allocation(Team& team) {
