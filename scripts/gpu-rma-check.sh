@@ -33,40 +33,26 @@ mkdir -p "$OUT"
 failures=()
 
 note() { printf '\n=== %s\n' "$*"; }
-# run NAME TIMEOUT COMMAND...: runs with a time limit, output to $OUT/NAME.log.
-run() {
-  local name=$1 limit=$2
-  shift 2
-  local start=$SECONDS
-  timeout --kill-after=10 "$limit" "$@" >"$OUT/$name.log" 2>&1
-  local rc=$?
-  # 77: every case of a test binary skipped (tests/support/gtest_main.cc), e.g. the
-  # two-GPU tests on one GPU; with SYMM_REQUIRE_GPU=1 a missing GPU fails instead.
-  printf '%-40s rc=%-3s %4ss%s\n' "$name" "$rc" "$((SECONDS - start))" "$([ "$rc" -eq 77 ] && echo ' (skipped)')"
-  if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then
-    failures+=("$name (rc $rc)")
-    tail -n 25 "$OUT/$name.log"
-  fi
-  return 0
-}
+STEP_LOGS=$OUT
+source scripts/lib/step.sh
 
-nvidia-smi -L || { echo "no GPU visible"; exit 1; }
+timeout 30 nvidia-smi -L || { echo "no GPU visible"; exit 1; }
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   note "build ($BUILD)"
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
+  timeout 120 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
     -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail "$OUT/configure.log"; exit 1; }
   targets=(symm_rma_atomic_test symm_rma_rma_test symm_rma_ordering_test symm_rma_failure_test
            symm_rma_multigpu_test)
   for e in "${EXAMPLES[@]}"; do targets+=("symm_example_$e"); done
-  cmake --build "$BUILD" -j "$(nproc)" --target "${targets[@]}" >"$OUT/build.log" 2>&1 \
+  timeout 900 cmake --build "$BUILD" -j "$(nproc)" --target "${targets[@]}" >"$OUT/build.log" 2>&1 \
     || { tail -n 40 "$OUT/build.log"; exit 1; }
 fi
 
 step_tests() {
   note "gpu and multigpu tests"
   for t in "$BUILD"/tests/gpu/rma/symm_rma_*_test "$BUILD"/tests/multigpu/rma/symm_rma_multigpu_test; do
-    run "test-$(basename "$t")" 600 "$t"
+    step "test-$(basename "$t")" 600 "$t"
     grep -hE "litmus|message passing" "$OUT/test-$(basename "$t").log" | sed 's/^/    /'
   done
 }
@@ -83,7 +69,7 @@ step_sanitizer() {
       *) args=("${small[@]}" --min_bytes 4KiB --max_bytes 256KiB --blocks 8) ;;
     esac
     for tool in memcheck racecheck; do
-      SYMM_WAIT_TIMEOUT_MS=600000 run "sanitizer-$tool-$e" "${SANITIZER_TIMEOUT:-900}" "$sanitizer" --tool "$tool" \
+      SYMM_WAIT_TIMEOUT_MS=600000 step "sanitizer-$tool-$e" "${SANITIZER_TIMEOUT:-900}" "$sanitizer" --tool "$tool" \
         --target-processes all --error-exitcode 99 "$BUILD/examples/$e/$e" "${args[@]}"
       grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizer-$tool-$e.log" | sort | uniq -c | sed 's/^/    /'
     done
@@ -94,10 +80,10 @@ step_bench() {
   note "example benchmarks on every visible GPU (JSON in $OUT)"
   local e ranks=()
   # The examples need two ranks: on one GPU both share it (correctness, not speed).
-  [ "$(nvidia-smi -L | wc -l)" -lt 2 ] && ranks=(-r 2)
+  [ "$(timeout 30 nvidia-smi -L | wc -l)" -lt 2 ] && ranks=(-r 2)
   for e in "${EXAMPLES[@]}"; do
     # shellcheck disable=SC2086
-    run "bench-$e" 900 "$BUILD/examples/$e/$e" "${ranks[@]}" --validate --benchmark -o "$OUT/$e.json" $BENCH_ARGS
+    step "bench-$e" 900 "$BUILD/examples/$e/$e" "${ranks[@]}" --validate --benchmark -o "$OUT/$e.json" $BENCH_ARGS
     sed -n '/^[0-9][0-9]_.*: /,$p' "$OUT/bench-$e.log"
   done
 }

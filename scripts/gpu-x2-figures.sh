@@ -37,19 +37,13 @@ pack() {
 trap pack EXIT
 export SYMM_RESULTS_DIR=$work SYMM_REQUIRE_GPU=1
 export SYMM_GEMM_PLAN_CACHE=off  # measure the kernels built here, not plans recorded earlier
-nvidia-smi --query-gpu=index,name,driver_version --format=csv | tee "$work/gpu.txt"
-[ "$(nvidia-smi -L | wc -l)" -ge 2 ] || echo "note: fewer than 2 GPUs: ranks will share one (correctness only)"
+timeout 30 nvidia-smi --query-gpu=index,name,driver_version --format=csv | tee "$work/gpu.txt"
+[ "$(timeout 30 nvidia-smi -L | wc -l)" -ge 2 ] || echo "note: fewer than 2 GPUs: ranks will share one (correctness only)"
 
+# Steps (scripts/lib/step.sh) end 50 s after the deadline: the time the report and tar need.
+STEP_LOGS=$work STEP_DEADLINE_S=$((deadline + 50))
 failures=()
-step() {  # step NAME SECONDS COMMAND...: output to $work/NAME.log, bounded, tail on failure
-  local name=$1 limit=$2 start=$SECONDS
-  shift 2
-  timeout -k 10 "$limit" "$@" >"$work/$name.log" 2>&1
-  local rc=$?
-  printf '%-10s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - start))"
-  if [ "$rc" -ne 0 ]; then failures+=("$name"); tail -n 25 "$work/$name.log"; fi
-  return "$rc"
-}
+source scripts/lib/step.sh
 
 if [ "$mode" = check ]; then
   { step configure 60 cmake --preset release && step build 300 cmake --build --preset release -j "$(nproc)"; } ||
@@ -59,7 +53,7 @@ if [ "$mode" = check ]; then
   step main-job 150 scripts/main-job.sh build/release
   tail -n 25 "$work/main-job.log"
   # Last, with what is left of the call: its scratch copy builds the two RMA tests anew.
-  left=$((deadline + 50 - SECONDS))
+  left=$((STEP_DEADLINE_S - SECONDS))
   if [ "$left" -ge 60 ]; then
     SYMM_MUTATION_DIR=$work/mutation step mutation "$left" scripts/mutation-check.sh --tier multigpu
     cat "$work/mutation.log"
@@ -67,7 +61,7 @@ if [ "$mode" = check ]; then
     echo "mutation     not started: ${left}s left of the call (run check again for it)"
   fi
   [ ${#failures[@]} -eq 0 ] && echo "gpu-x2 check: every step passed" ||
-    { echo "gpu-x2 check: FAILED: ${failures[*]}"; exit 1; }
+    { printf 'gpu-x2 check: FAILED: %s\n' "${failures[@]}"; exit 1; }
   exit 0
 fi
 

@@ -9,6 +9,7 @@ import stat
 import subprocess
 import tempfile
 import textwrap
+import time
 import unittest
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
@@ -65,6 +66,9 @@ class DeviceScripts(unittest.TestCase):
             self.assertTrue(os.access(path, os.X_OK), f"{name} has no execute bit: a device call cannot run it")
             p = subprocess.run(["bash", "-n", path], capture_output=True, text=True)
             self.assertEqual(p.returncode, 0, f"{name}: {p.stderr}")
+        for name in os.listdir(os.path.join(SCRIPTS, "lib")):  # sourced by the scripts
+            p = subprocess.run(["bash", "-n", os.path.join(SCRIPTS, "lib", name)], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, f"lib/{name}: {p.stderr}")
 
     def test_rounds_alternate_the_builds_and_the_table_gives_mean_and_range(self):
         code, output = self.proxy(PROXY_BUILDS=f"base:aaa:{self.stub} new:bbb:{self.stub}", PROXY_ROUNDS="3")
@@ -172,6 +176,37 @@ class DeviceScripts(unittest.TestCase):
                                capture_output=True, text=True, timeout=30)
             self.assertEqual(p.returncode, 2, args)
             self.assertIn(says, p.stderr, args)
+
+    def steps(self, deadline, body):
+        """Runs BODY (bash) after sourcing scripts/lib/step.sh with STEP_DEADLINE_S=DEADLINE
+        ('' for none); returns (exit code, output, seconds taken); the body's last line
+        prints the failures."""
+        script = (f'STEP_LOGS={self.tmp.name} STEP_DEADLINE_S={deadline}; failures=()\n'
+                  f'source {SCRIPTS}/lib/step.sh\n{body}\nprintf "failed: %s\\n" "${{failures[@]}}"\n')
+        start = time.monotonic()
+        p = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+        return p.returncode, p.stdout + p.stderr, time.monotonic() - start
+
+    def test_a_step_ends_at_the_deadline_and_the_next_is_not_started(self):
+        code, output, seconds = self.steps(2, 'step slow 60 sleep 30; echo "slow: $?"\n'
+                                              'step next 60 touch next-ran; echo "next: $?"')
+        self.assertLess(seconds, 15, output)  # cut at the 2 s deadline, not the 60 s limit
+        self.assertIn("slow: 124", output)
+        self.assertIn("failed: slow (rc 124: out of time)", output)
+        self.assertIn("next         not started: the deadline (2s) has passed", output)
+        self.assertIn("failed: next (no time left)", output)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "next-ran")))
+
+    def test_a_step_logs_its_output_and_only_real_failures_count(self):
+        code, output, _ = self.steps("", 'step fine 10 echo logged; step skipped 10 sh -c "exit 77"\n'
+                                         'step broken 10 sh -c "echo why; exit 3"; echo "broken: $?"')
+        with open(os.path.join(self.tmp.name, "fine.log")) as f:
+            self.assertEqual(f.read(), "logged\n")
+        self.assertIn("(skipped)", output)
+        self.assertIn("broken: 3", output)
+        self.assertIn("why", output)  # the failed step's log tail
+        failed = [line for line in output.splitlines() if line.startswith("failed: ")]
+        self.assertEqual(failed, ["failed: broken (rc 3)"], output)
 
 
 if __name__ == "__main__":
