@@ -10,8 +10,8 @@ import unittest
 TOOL = os.path.join(os.path.dirname(__file__), "..", "..", "..", "tools", "report", "gemm-table")
 
 
-def row(m, ratio, paired, ours_valid=True):
-    ours = {"config": "128x256x64s4", "k_splits": 3, "whole_tiles": 120, "stream_k": False, "tflops": 700.0,
+def row(m, ratio, paired, ours_valid=True, k_splits=3, whole_tiles=120):
+    ours = {"config": "128x256x64s4", "k_splits": k_splits, "whole_tiles": whole_tiles, "stream_k": False, "tflops": 700.0,
             "spread": 0.01, "valid": ours_valid}
     lt = {"config": "128x72x64s4c4x2-k2", "tflops": 650.0, "spread": 0.02, "valid": True}
     return {"m": m, "n": 1024, "k": 4096, "world": 1, "dtype": "bf16", "impls": {"ours": ours, "cublaslt": lt},
@@ -44,6 +44,13 @@ class GemmTable(unittest.TestCase):
         code, text = self.tool(self.write([row(1000, 1.25, 1.21), row(2000, 0.80, 0.81)]), "--below", "0.8")
         self.assertIn("paired below 0.8: none", text)
 
+    def test_the_k_cut_reads_as_symm_bench_prints_it(self):
+        code, text = self.tool(self.write([row(1000, 1.0, 1.0, k_splits=1, whole_tiles=120),
+                                           row(2000, 1.0, 1.0, k_splits=2, whole_tiles=0)]))
+        self.assertEqual(code, 0, text)
+        self.assertIn("| 1000 | 1024 | 4096 | 1 | bf16 | 128x256x64s4 | t1 |", text)
+        self.assertIn("| 2000 | 1024 | 4096 | 1 | bf16 | 128x256x64s4 | 2 |", text)
+
     def test_a_wrong_output_has_no_ratio_and_says_so(self):
         code, text = self.tool(self.write([row(1000, None, None, ours_valid=False), row(2000, 0.95, 0.96)]))
         self.assertEqual(code, 0, text)
@@ -57,6 +64,9 @@ class GemmTable(unittest.TestCase):
         code, text = self.tool(os.path.join(self.dir.name, "missing.json"))
         self.assertEqual(code, 2, text)
         self.assertIn("not a symm-bench gemm result file", text)
+        code, text = self.tool(self.write([]))  # a results file of another program
+        self.assertEqual(code, 2, text)
+        self.assertIn("has no problem rows", text)
 
 
 if __name__ == "__main__":
