@@ -38,9 +38,8 @@ EnvMap read_process_environ(pid_t pid) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd.valid()) {
     const int error = errno;
-    const std::string what = fmt::format("cannot read {}: {}", path, std::strerror(error));
-    if (error == EMFILE || error == ENFILE || error == ENOMEM)
-      throw OutOfResourcesError(what + (error == ENOMEM ? "" : " (no file descriptor left: raise the limit, ulimit -n)"));
+    const std::string what = fmt::format("cannot read {}: {}", path, system_error_text(error));
+    if (error == EMFILE || error == ENFILE || error == ENOMEM) throw OutOfResourcesError(what);
     throw Error(what);
   }
   std::string text;
@@ -48,7 +47,7 @@ EnvMap read_process_environ(pid_t pid) {
   for (;;) {
     ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw Error(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+    if (n < 0) throw Error(fmt::format("cannot read {}: {}", path, system_error_text(errno)));
     if (n == 0) break;
     text.append(buffer, static_cast<std::size_t>(n));
   }

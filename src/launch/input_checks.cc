@@ -35,7 +35,7 @@ std::string check_output_file(std::string_view flag, const std::string& path) {
   if (fd < 0)
     return fmt::format("{} {}: cannot create a file in {}: {} (create the directory, or choose "
                        "another path)",
-                       flag, path, dir.string(), std::strerror(errno));
+                       flag, path, dir.string(), system_error_text(errno));
   close(fd);
   unlink(probe.c_str());
   return {};

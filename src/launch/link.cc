@@ -25,7 +25,7 @@ constexpr std::size_t kReadChunk = 256 * 1024;
 constexpr std::size_t kControlBytes = CMSG_SPACE(sizeof(int) * kMaxFdsPerMessage);
 
 [[noreturn]] void system_error(const char* call, int peer) {
-  throw Error(fmt::format("bootstrap {} to rank {} failed: {}", call, peer, std::strerror(errno)));
+  throw Error(fmt::format("bootstrap {} to rank {} failed: {}", call, peer, system_error_text(errno)));
 }
 
 }  // namespace
@@ -126,9 +126,12 @@ void Link::read_some() {
         fds_.emplace_back(fd);
       }
     }
+    // The sender never sends more than the control buffer holds (kMaxFdsPerMessage), so a
+    // truncated one means this process could not take them: the kernel drops what does
+    // not fit under its descriptor limit.
     if (header.msg_flags & MSG_CTRUNC) {
-      throw Error(fmt::format("rank {} sent more file descriptors at once than the bootstrap "
-                              "protocol allows (some were lost)", peer_));
+      throw Error(fmt::format("file descriptors from rank {} were lost on receipt: {}", peer_,
+                              system_error_text(EMFILE)));
     }
     if (received == 0) {
       closed_ = true;
@@ -209,7 +212,7 @@ void pump(std::span<Link* const> links, const std::function<bool(const Link&)>& 
     const int ready = ::poll(polled.data(), polled.size(), static_cast<int>(std::min<long long>(left, INT_MAX)));
     if (ready < 0) {
       if (errno == EINTR) continue;
-      throw Error(fmt::format("{}: poll failed: {}", context.what, std::strerror(errno)));
+      throw Error(fmt::format("{}: poll failed: {}", context.what, system_error_text(errno)));
     }
     for (std::size_t i = 0; i < polled.size(); ++i) {
       if (polled[i].revents & POLLOUT) active[i]->write_some();

@@ -58,11 +58,11 @@ int milliseconds_left(Clock::time_point deadline) {
 // private: a directory someone else made could let them watch or replace the socket.
 void make_private_directory(const std::string& path) {
   if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
-    throw Error(fmt::format("cannot create the rendezvous directory {}: {}", path, std::strerror(errno)));
+    throw Error(fmt::format("cannot create the rendezvous directory {}: {}", path, system_error_text(errno)));
   }
   struct stat info;
   if (::lstat(path.c_str(), &info) != 0) {
-    throw Error(fmt::format("cannot inspect the rendezvous directory {}: {}", path, std::strerror(errno)));
+    throw Error(fmt::format("cannot inspect the rendezvous directory {}: {}", path, system_error_text(errno)));
   }
   std::string problem;
   if (!S_ISDIR(info.st_mode)) {
@@ -91,7 +91,7 @@ sockaddr_un socket_address(const std::string& path) {
 
 UniqueFd unix_socket() {
   UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
-  if (!fd.valid()) throw Error(fmt::format("cannot create a Unix socket: {}", std::strerror(errno)));
+  if (!fd.valid()) throw Error(fmt::format("cannot create a Unix socket: {}", system_error_text(errno)));
   return fd;
 }
 
@@ -110,13 +110,13 @@ bool transfer_exact(int fd, std::byte* data, std::size_t size, bool reading, Clo
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
       if (errno == EPIPE || errno == ECONNRESET) return false;
-      throw Error(fmt::format("rendezvous {} failed: {}", reading ? "recv" : "send", std::strerror(errno)));
+      throw Error(fmt::format("rendezvous {} failed: {}", reading ? "recv" : "send", system_error_text(errno)));
     }
     pollfd one{fd, static_cast<short>(reading ? POLLIN : POLLOUT), 0};
     const int wait = milliseconds_left(deadline);
     if (wait == 0) throw TimeoutError("the rendezvous handshake timed out");
     if (::poll(&one, 1, wait) < 0 && errno != EINTR) {
-      throw Error(fmt::format("rendezvous poll failed: {}", std::strerror(errno)));
+      throw Error(fmt::format("rendezvous poll failed: {}", system_error_text(errno)));
     }
   }
   return true;
@@ -144,7 +144,7 @@ UniqueFd listen_at(const std::string& path, int backlog, const LauncherInfo& me)
     return ::bind(listener.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
   };
   if (!bind_socket()) {
-    if (errno != EADDRINUSE) throw Error(fmt::format("cannot bind {}: {}", path, std::strerror(errno)));
+    if (errno != EADDRINUSE) throw Error(fmt::format("cannot bind {}: {}", path, system_error_text(errno)));
     UniqueFd probe = unix_socket();
     const bool live = ::connect(probe.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0 ||
                       errno == EAGAIN;
@@ -155,10 +155,10 @@ UniqueFd listen_at(const std::string& path, int backlog, const LauncherInfo& me)
                               path, me.name, me.job));
     }
     ::unlink(path.c_str());
-    if (!bind_socket()) throw Error(fmt::format("cannot bind {}: {}", path, std::strerror(errno)));
+    if (!bind_socket()) throw Error(fmt::format("cannot bind {}: {}", path, system_error_text(errno)));
   }
   if (::listen(listener.get(), std::min(backlog, SOMAXCONN)) != 0) {
-    throw Error(fmt::format("cannot listen at {}: {}", path, std::strerror(errno)));
+    throw Error(fmt::format("cannot listen at {}: {}", path, system_error_text(errno)));
   }
   return listener;
 }
@@ -197,7 +197,7 @@ std::string membership_problem(int socket, const LauncherInfo& me, int expected_
   ucred peer{};
   socklen_t length = sizeof peer;
   if (::getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0) {
-    return fmt::format("its credentials cannot be read ({})", std::strerror(errno));
+    return fmt::format("its credentials cannot be read ({})", system_error_text(errno));
   }
   if (peer.uid != ::geteuid()) {
     return fmt::format("pid {} runs as uid {}, not as this job's uid {}", peer.pid, peer.uid, ::geteuid());
@@ -283,7 +283,7 @@ std::vector<UniqueFd> rendezvous_host(const LauncherInfo& me, const RendezvousPl
     for (const Pending& connection : pending) polled.push_back({connection.socket.get(), POLLIN, 0});
     if (::poll(polled.data(), polled.size(), wait) < 0) {
       if (errno == EINTR) continue;
-      throw Error(fmt::format("rendezvous poll failed: {}", std::strerror(errno)));
+      throw Error(fmt::format("rendezvous poll failed: {}", system_error_text(errno)));
     }
     for (std::size_t i = pending.size(); i-- > 0;) {
       if (polled[i + 1].revents == 0) continue;
@@ -303,11 +303,8 @@ std::vector<UniqueFd> rendezvous_host(const LauncherInfo& me, const RendezvousPl
       // the ranks: say what rank 0 lacks instead.
       const int error = accepted.valid() ? 0 : errno;
       if (error != 0 && error != EAGAIN && error != EWOULDBLOCK && error != EINTR && error != ECONNABORTED)
-        throw Error(fmt::format("rendezvous at {}: rank 0 cannot accept the ranks' connections: {}{}", place.socket,
-                                std::strerror(error),
-                                error == EMFILE || error == ENFILE
-                                    ? " (this process has no file descriptor left: raise its limit, ulimit -n)"
-                                    : ""));
+        throw Error(fmt::format("rendezvous at {}: rank 0 cannot accept the ranks' connections: {}", place.socket,
+                                system_error_text(error)));
       if (accepted.valid() && pending.size() < max_pending) pending.push_back(Pending{std::move(accepted)});
     }
   }
@@ -325,7 +322,7 @@ UniqueFd rendezvous_join(const LauncherInfo& me, const RendezvousPlace& place,
     if (::connect(socket.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) break;
     // Not listening yet (ENOENT, ECONNREFUSED) or its backlog is full (EAGAIN): retry.
     if (errno != ENOENT && errno != ECONNREFUSED && errno != EAGAIN && errno != EINTR) {
-      throw Error(fmt::format("cannot connect to the rendezvous at {}: {}", place.socket, std::strerror(errno)));
+      throw Error(fmt::format("cannot connect to the rendezvous at {}: {}", place.socket, system_error_text(errno)));
     }
     if (Clock::now() + backoff >= deadline) {
       throw TimeoutError(fmt::format(

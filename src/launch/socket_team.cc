@@ -49,7 +49,7 @@ std::vector<std::byte> encode(const Frame& frame) {
 
 UniqueFd duplicate(int fd) {
   UniqueFd copy(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
-  if (!copy.valid()) throw Error(fmt::format("all_gather_fds: cannot duplicate descriptor {}: {}", fd, std::strerror(errno)));
+  if (!copy.valid()) throw Error(fmt::format("all_gather_fds: cannot duplicate descriptor {}: {}", fd, system_error_text(errno)));
   return copy;
 }
 

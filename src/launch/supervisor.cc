@@ -95,18 +95,18 @@ struct Plumbing {
       if (r > 0) {
         int pair[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-          throw Error(fmt::format("cannot create the bootstrap sockets for rank {}: {}", r, std::strerror(errno)));
+          throw Error(fmt::format("cannot create the bootstrap sockets for rank {}: {}", r, system_error_text(errno)));
         }
         hub_ends[r].reset(pair[0]);
         rank_ends[r].reset(pair[1]);
       }
       int pipe[2];
       if (::pipe2(pipe, O_CLOEXEC) != 0) {
-        throw Error(fmt::format("cannot create the report pipe for rank {}: {}", r, std::strerror(errno)));
+        throw Error(fmt::format("cannot create the report pipe for rank {}: {}", r, system_error_text(errno)));
       }
       ranks[r].report.reset(pipe[0]);
       if (::fcntl(pipe[0], F_SETFL, O_NONBLOCK) != 0) {
-        throw Error(fmt::format("cannot make rank {}'s report pipe non-blocking: {}", r, std::strerror(errno)));
+        throw Error(fmt::format("cannot make rank {}'s report pipe non-blocking: {}", r, system_error_text(errno)));
       }
       report_writers[r].reset(pipe[1]);
     }
@@ -137,7 +137,7 @@ struct Plumbing {
   // A rank outside those guarantees could outlive the job: it refuses to run.
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::setpgid(0, group) != 0) {  // group 0: rank 0 founds it
     log::error(fmt::format("rank {}: cannot tie itself to the supervisor (prctl/setpgid: {})", rank,
-                           std::strerror(errno)));
+                           system_error_text(errno)));
     ::_exit(1);
   }
   if (::getppid() != supervisor) ::_exit(1);
@@ -386,7 +386,7 @@ int supervise(const SpawnPlan& plan, const std::function<int(Team&)>& rank_main,
     const pid_t pid = ::fork();
     if (pid == 0) become_rank(r, plan.world, supervisor, group, plumbing, ranks, signals, rank_main);
     if (pid < 0) {
-      log::error(fmt::format("cannot start rank {}: fork failed: {}", r, std::strerror(errno)));
+      log::error(fmt::format("cannot start rank {}: fork failed: {}", r, system_error_text(errno)));
       plumbing.close_all();
       return Watch(plan, ranks, group, signals).kill_all(1);
     }

@@ -176,13 +176,13 @@ void ResultsWriter::write(const std::string& path) const {
     out.close();
     if (!out) {
       std::remove(temporary.c_str());
-      throw Error(fmt::format("cannot write results to {}: {}", temporary, std::strerror(errno)));
+      throw Error(fmt::format("cannot write results to {}: {}", temporary, system_error_text(errno)));
     }
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     const int error = errno;
     std::remove(temporary.c_str());
-    throw Error(fmt::format("cannot move results into {}: {}", path, std::strerror(error)));
+    throw Error(fmt::format("cannot move results into {}: {}", path, system_error_text(error)));
   }
   log::info(fmt::format("wrote {}", path));  // every program's results, said where they went
 }

@@ -2,9 +2,13 @@
 // way the supervisor wires them, so timeouts, lost peers and disagreeing calls are
 // quick to provoke.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -13,6 +17,7 @@
 
 #include "link.hpp"
 #include "socket_team.hpp"
+#include "symm/common/error.hpp"
 #include "symm/host/team.hpp"
 
 namespace {
@@ -165,6 +170,48 @@ TEST(SocketTeam, DisagreeingCallsAreReportedNotMisread) {
     team->all_gather(std::vector<std::byte>(rank == 2 ? 4 : 8));
   });
   EXPECT_TRUE(contains(errors[0], "rank 2 called all_gather(4 bytes)")) << errors[0];
+}
+
+
+// Descriptors a peer sent that this process has no room for are dropped by the kernel
+// (the message comes truncated): the error says what this process lacks, not that the
+// peer broke the protocol. The receiver runs in a child, whose descriptor limit it lowers.
+TEST(Link, DescriptorsThisProcessCannotTakeAreBlamedOnItsLimit) {
+  int pair[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), 0);
+  const pid_t receiver = ::fork();
+  ASSERT_GE(receiver, 0);
+  if (receiver == 0) {
+    ::close(pair[0]);
+    symm::detail::Link link(0, symm::UniqueFd(pair[1]));
+    // Every descriptor below 64 in use, and a limit of 64: none left for what arrives.
+    const int null = ::open("/dev/null", O_RDONLY);
+    for (int fd = 0; fd < 64; ++fd)
+      if (::fcntl(fd, F_GETFD) == -1) ::dup2(null, fd);
+    const rlimit limit{64, 64};
+    if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) ::_exit(3);
+    pollfd readable{link.fd(), POLLIN, 0};
+    if (::poll(&readable, 1, 5000) != 1) ::_exit(4);
+    try {
+      link.read_some();
+    } catch (const symm::Error& e) {
+      const std::string what = e.what();
+      const bool says = contains(what, "lost on receipt") && contains(what, "ulimit -n");
+      if (!says) std::fprintf(stderr, "receiver error: %s\n", e.what());
+      ::_exit(says ? 0 : 2);
+    }
+    ::_exit(5);
+  }
+  ::close(pair[1]);
+  symm::detail::Link link(1, symm::UniqueFd(pair[0]));
+  symm::UniqueFd sent(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  link.queue(bytes_of("fd"), nullptr, {sent.get(), sent.get()});
+  while (link.has_output()) ASSERT_TRUE(link.write_some());
+  int status = 0;
+  ASSERT_EQ(::waitpid(receiver, &status, 0), receiver);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: setrlimit failed; 4: nothing arrived; 2: the error did not say it; "
+                                       "5: no error";
 }
 
 }  // namespace
