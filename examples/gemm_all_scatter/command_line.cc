@@ -355,4 +355,25 @@ std::uint64_t heap_bytes_needed(const CommandLine& cl, int world) {
   return matrices > std::numeric_limits<std::uint64_t>::max() - kFlagMargin ? matrices : matrices + kFlagMargin;
 }
 
+std::uint64_t device_bytes_needed(const CommandLine& cl, int world) {
+  using Wide = unsigned __int128;
+  const ops::AllScatterShape& s = cl.shape;
+  const Wide e = gemm::dtype_bytes(s.dtype), m = Wide(s.m), n = Wide(s.n), k = Wide(s.k);
+  const Wide shard_n = n / Wide(world);
+  Wide bytes = Wide(heap_bytes_needed(cl, world)) + kDeviceReserveBytes;
+  if (cl.validate) bytes += m * n * 4 + k * shard_n * e;  // the reference C and its B shard
+  if (cl.baselines) bytes += m * n * e + m * shard_n * (4 + e);  // the gathered C; the check's
+  return bytes > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max()
+                                                           : std::uint64_t(bytes);
+}
+
+std::string memory_problem(const CommandLine& cl, int world, std::uint64_t bytes_per_rank) {
+  const std::uint64_t needed = device_bytes_needed(cl, world);
+  if (needed <= bytes_per_rank) return {};
+  return fmt::format("needs about {} of GPU memory per rank ({} of it symmetric heap); each rank of this launch "
+                     "has {} (its GPU's free memory shared among the ranks on it): run it with fewer ranks per GPU "
+                     "or as a smaller shape",
+                     format_bytes(needed), format_bytes(heap_bytes_needed(cl, world)), format_bytes(bytes_per_rank));
+}
+
 }  // namespace symm::examples::gemm_all_scatter

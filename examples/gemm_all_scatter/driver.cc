@@ -18,6 +18,13 @@ namespace symm::examples::gemm_all_scatter {
 namespace {
 
 int rank_main(Team& team, const Program& program, const CommandLine& cl, int argc, char** argv) {
+  // Said before the heap is mapped, in the run's terms rather than as a failed allocation.
+  if (const std::string why = memory_problem(cl, team.world(), free_memory_per_rank(team)); !why.empty()) {
+    if (team.rank() == 0)
+      log::error(fmt::format("{}: {} x {} x {} {} on {} ranks {}", program.name, cl.shape.m, cl.shape.n, cl.shape.k,
+                             gemm::to_string(cl.shape.dtype), team.world(), why));
+    return 2;
+  }
   Runtime rt(team, runtime_options(cl, heap_bytes_needed(cl, team.world())));
   // What the supervisor could not check: the world without -r, the GPU's SM count.
   if (const std::string why = check_combination(cl, rt.world(), rt.sm_count()); !why.empty()) {

@@ -87,9 +87,26 @@ std::string summarize(const std::vector<json>& rows) {
 int measure_points(Team& team, const Sweep& sweep, const std::vector<SweepPoint>& todo,
                    const SweepProgress& progress_at_launch) {
   const int world = team.world();
+  SweepProgress progress = progress_at_launch;
+  // A point too large for the GPUs is skipped here: the heap is sized for the launch's
+  // largest point, so it would fail every point of the launch, on every resume too.
+  const std::uint64_t room = free_memory_per_rank(team);
+  std::vector<SweepPoint> fitting;
   std::uint64_t heap = 0;
-  for (const SweepPoint& p : todo)
-    heap = std::max(heap, heap_bytes_needed(point_command_line(sweep.cl, sweep.preset, p), world));
+  for (const SweepPoint& p : todo) {
+    const CommandLine cl = point_command_line(sweep.cl, sweep.preset, p);
+    if (const std::string why = memory_problem(cl, world, room); !why.empty()) {
+      if (team.rank() == 0) {
+        record_unmeasured(sweep, p, "skipped", why);
+        progress.begin(p.key);
+        progress.finish(p.key, 0, false, "skipped: " + why);
+      }
+      continue;
+    }
+    fitting.push_back(p);
+    heap = std::max(heap, heap_bytes_needed(cl, world));
+  }
+  if (fitting.empty()) return 0;
   Runtime rt(team, runtime_options(sweep.cl, heap));
   OwnedStream stream;
   const int gpus = distinct_gpus(rt);
@@ -98,8 +115,7 @@ int measure_points(Team& team, const Sweep& sweep, const std::vector<SweepPoint>
   SYMM_CUDA_CHECK(
       cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, rt.device()));
   const std::uint64_t seed = agreed_seed(team, sweep.cl.seed);
-  SweepProgress progress = progress_at_launch;
-  for (const SweepPoint& point : todo) {
+  for (const SweepPoint& point : fitting) {
     const auto start = std::chrono::steady_clock::now();
     if (rt.rank() == 0) {
       sweep.file.append(started_line(point.key));

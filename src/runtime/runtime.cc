@@ -69,6 +69,23 @@ void check_peer_paths(Team& team, int device, const std::vector<std::string>& ra
 
 }  // namespace
 
+std::uint64_t free_memory_per_rank(Team& team) {
+  const int device = select_device(team);
+  std::size_t free = 0, total = 0;
+  check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  const std::vector<std::string> gpus = gather_rank_gpus(team, device);
+  const auto sharing = std::count(gpus.begin(), gpus.end(), gpus[team.rank()]);
+  const std::uint64_t mine = free / static_cast<std::uint64_t>(sharing);
+  const auto gathered = team.all_gather(std::as_bytes(std::span(&mine, 1)));
+  std::uint64_t least = mine;
+  for (int r = 0; r < team.world(); ++r) {
+    std::uint64_t theirs = 0;
+    std::memcpy(&theirs, gathered.data() + r * sizeof theirs, sizeof theirs);
+    least = std::min(least, theirs);
+  }
+  return least;
+}
+
 RuntimeOptions RuntimeOptions::from_env() {
   RuntimeOptions options;
   options.heap_size = settings::heap_size().value_or(options.heap_size);

@@ -38,6 +38,12 @@ struct RuntimeOptions {
 // device::kDefaultWaitTimeoutMs when unset. A malformed value is a symm::Error.
 std::uint64_t device_wait_timeout_ns();
 
+// Collective; call before the Runtime exists. The device memory each rank can count on:
+// the free memory of the GPU the Runtime will give it, divided among the ranks given that
+// GPU; the least over the ranks, so every rank gets the same figure. A program sizes its
+// heap and buffers with it rather than finding out from a failed allocation.
+std::uint64_t free_memory_per_rank(Team& team);
+
 class Runtime {
  public:
   // Collective. Selects GPU SYMM_LOCAL_RANK % device count (the rank when unset),

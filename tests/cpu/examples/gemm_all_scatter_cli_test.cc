@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,28 @@ TEST(GemmAllScatterCli, HeapHoldsTheOperandsAndOneContendersCopies) {
   EXPECT_GE(heap_bytes_needed(cl, 2), operands + c);  // C plus the baselines' tuning C
   cl.op.loopback_peers = 3;
   EXPECT_GE(heap_bytes_needed(cl, 1), operands + 3 * c);
+}
+
+// What a run holds outside the heap counts too: the fp32 reference when validating, the
+// baselines' gathered C; a run that does not fit is refused with both figures.
+TEST(GemmAllScatterCli, DeviceMemoryCountsWhatLivesOutsideTheHeap) {
+  CommandLine cl;  // 8192 x 36864 x 4608 bf16 with the baselines
+  cl.baselines = false;
+  const std::uint64_t bare = device_bytes_needed(cl, 2);
+  EXPECT_EQ(bare, heap_bytes_needed(cl, 2) + kDeviceReserveBytes);
+  cl.validate = true;
+  const std::uint64_t reference = 8192ull * 4608 * 4;
+  EXPECT_GE(device_bytes_needed(cl, 2), bare + reference);
+  cl.baselines = true;
+  EXPECT_GE(device_bytes_needed(cl, 2), bare + reference + 8192ull * 4608 * 2);
+
+  EXPECT_EQ(memory_problem(cl, 2, device_bytes_needed(cl, 2)), "");
+  const std::string why = memory_problem(cl, 2, device_bytes_needed(cl, 2) - 1);
+  EXPECT_NE(why.find("needs about"), std::string::npos) << why;
+  EXPECT_NE(why.find("fewer ranks per GPU"), std::string::npos) << why;
+  cl.shape.m = cl.shape.n = cl.shape.k = 1 << 30;  // more bytes than 64 bits hold: saturated, refused
+  EXPECT_EQ(device_bytes_needed(cl, 2), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_NE(memory_problem(cl, 2, std::uint64_t{141} << 30), "");
 }
 
 }  // namespace
