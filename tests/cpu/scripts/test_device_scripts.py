@@ -189,7 +189,7 @@ class DeviceScripts(unittest.TestCase):
 
     def test_a_step_ends_at_the_deadline_and_the_next_is_not_started(self):
         code, output, seconds = self.steps(2, 'step slow 60 sleep 30; echo "slow: $?"\n'
-                                              'step next 60 touch next-ran; echo "next: $?"')
+                                              f'step next 60 touch {self.tmp.name}/next-ran; echo "next: $?"')
         self.assertLess(seconds, 15, output)  # cut at the 2 s deadline, not the 60 s limit
         self.assertIn("slow: 124", output)
         self.assertIn("failed: slow (rc 124: out of time)", output)
