@@ -9,6 +9,7 @@
 #include <numeric>
 #include <random>
 #include <regex>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -207,6 +208,32 @@ void check_timer_and_flush(Team& team) {
                 std::to_string(median(warm)) + " ms: the flush did not evict it");
   }
   SYMM_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+// free_memory_per_rank: the GPU's free memory shared among the ranks on it (two on one GPU
+// in the gpu tier, one per GPU in the multigpu tier), the same figure on every rank, and a
+// heap of that size (less a margin for the context the Runtime adds) maps.
+void check_free_memory_per_rank(Team& team) {
+  const std::uint64_t share = free_memory_per_rank(team);
+  std::size_t free = 0, total = 0;
+  SYMM_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  const std::uint64_t ranks_here = SYMM_TEST_GPUS == 1 ? 2 : 1;
+  require(share <= free / ranks_here + (std::uint64_t{1} << 30) && share >= free / ranks_here / 2,
+          "free_memory_per_rank gave " + std::to_string(share) + " bytes with " + std::to_string(free) +
+              " free on a GPU of " + std::to_string(ranks_here) + " ranks");
+  const auto all = team.all_gather(std::as_bytes(std::span(&share, 1)));
+  for (int r = 0; r < team.world(); ++r) {
+    std::uint64_t theirs = 0;
+    std::memcpy(&theirs, all.data() + r * sizeof theirs, sizeof theirs);
+    require(theirs == share, "rank " + std::to_string(r) + " was given another figure");
+  }
+  const Runtime rt = make_runtime(team, share - (std::uint64_t{2} << 30));
+  require(rt.heap().size() >= share - (std::uint64_t{2} << 30), "the heap is smaller than asked");
+}
+
+TEST(SYMM_SUITE(Runtime), FreeMemoryPerRankIsSharedAmongTheRanksOfAGpuAndMaps) {
+  SYMM_REQUIRE_GPUS(SYMM_TEST_GPUS);
+  EXPECT_EQ(run_on_ranks(2, check_free_memory_per_rank), 0);
 }
 
 TEST(SYMM_SUITE(Runtime), DeviceSelectionAndContext) {
