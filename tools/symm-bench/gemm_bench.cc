@@ -30,6 +30,7 @@
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/cuda_resources.hpp"
 #include "symm/host/log.hpp"
+#include "symm/host/options.hpp"
 #include "symm/host/results.hpp"
 
 namespace symm::bench {
@@ -247,6 +248,16 @@ Measured measure(const GemmShape& s, gemm::DType dtype, const GemmBenchOptions& 
   return out;
 }
 
+// Empty when the problem fits in the GPU's free memory now; else both figures.
+std::string memory_problem(const GemmShape& s, gemm::DType dtype) {
+  std::size_t free = 0, total = 0;
+  SYMM_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  const std::uint64_t needed = device_bytes_needed(s, int(gemm::dtype_bytes(dtype)));
+  if (needed <= free) return {};
+  return fmt::format("needs about {} of GPU memory, {} of {} free: give a smaller problem", format_bytes(needed),
+                     format_bytes(free), format_bytes(total));
+}
+
 // Of the ratios present; none when there are none.
 std::optional<double> geomean(const std::vector<std::optional<double>>& v) {
   double log_sum = 0;
@@ -288,11 +299,22 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
   std::vector<std::optional<double>> ratios, paired;
   std::vector<std::vector<std::optional<double>>> fewer_ratios(o.fewer_sms.size());
   bool all_valid = true;
-  int problem = 0;
+  int problem = 0, skipped = 0;
   for (const auto& shape : o.shapes)
     for (auto dtype : o.dtypes) {
+      // A problem the GPU cannot hold is said and recorded, not a failed allocation that
+      // would end the run and lose the problems measured before it.
+      if (const std::string why = memory_problem(shape, dtype); !why.empty()) {
+        fmt::print("{:>6} {:>6} {:>6} {:>2} {:>5} skipped: {}\n", shape.m, shape.n, shape.k, shape.world,
+                   gemm::to_string(dtype), why);
+        results.add_row({{"m", shape.m}, {"n", shape.n}, {"k", shape.k}, {"world", shape.world},
+                         {"dtype", gemm::to_string(dtype)}, {"layout", gemm::to_string(o.layout)}, {"skipped", why}});
+        ++skipped;
+        continue;
+      }
       Measured m = measure(shape, dtype, o, device, stream, limits, problem++);
       results.add_row(std::move(m.row));
+      if (!o.output.empty()) results.write(o.output);  // what is measured stays if a later problem fails
       ratios.push_back(m.ratio);
       paired.push_back(m.paired);
       for (std::size_t i = 0; i < m.fewer_ratios.size(); ++i) fewer_ratios[i].push_back(m.fewer_ratios[i]);
@@ -324,9 +346,15 @@ int run_gemm_bench(const GemmBenchOptions& o, int argc, const char* const* argv)
       fmt::print("geomean ours on {} SMs / cuBLAS on all: {:.3f}\n", sms, *g);
     }
   }
+  if (skipped > 0) {
+    summary["problems_skipped"] = skipped;
+    fmt::print("{} problem{} not measured: too large for this GPU's free memory (above)\n", skipped,
+               skipped == 1 ? "" : "s");
+  }
   results.add_row(summary);
   if (!o.output.empty()) results.write(o.output);
-  return all_valid ? 0 : 1;  // a wrong output is a failed run (2 is main's for bad input)
+  // A wrong output or a problem left unmeasured is a failed run (2 is main's for bad input).
+  return all_valid && skipped == 0 ? 0 : 1;
 }
 
 }  // namespace symm::bench

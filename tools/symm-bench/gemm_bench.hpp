@@ -25,7 +25,8 @@ struct GemmBenchOptions {
 };
 
 // Runs the benchmark; returns the process exit code: 0, or 1 (a failed run) when an output
-// is wrong.
+// is wrong or a problem was too large for the GPU's free memory (skipped, and said). The
+// results file is rewritten after every problem, so a run that dies keeps what it measured.
 int run_gemm_bench(const GemmBenchOptions& options, int argc, const char* const* argv);
 
 }  // namespace symm::bench

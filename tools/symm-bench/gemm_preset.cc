@@ -145,4 +145,12 @@ GemmPreset load_gemm_preset(const std::string& path) {
   return parse_gemm_preset(text.str(), path);
 }
 
+std::uint64_t device_bytes_needed(const GemmShape& shape, int element_bytes) {
+  using Wide = unsigned __int128;
+  const Wide m = Wide(shape.m), n = Wide(shape.n), k = Wide(shape.k), e = Wide(element_bytes);
+  const Wide bytes = (m * k + n * k + m * n) * e + m * n * 4 + kBenchReserveBytes;
+  return bytes > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max()
+                                                           : std::uint64_t(bytes);
+}
+
 }  // namespace symm::bench

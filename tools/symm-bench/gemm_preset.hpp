@@ -27,4 +27,10 @@ struct GemmPreset {
 GemmPreset parse_gemm_preset(const std::string& text, const std::string& path);
 GemmPreset load_gemm_preset(const std::string& path);
 
+// Device memory one problem holds while measured, about: A, B and C of `element_bytes`,
+// the fp32 reference C, and kBenchReserveBytes for the GEMMs' workspaces (split-K partials,
+// cuBLASLt's workspace). Saturates: extents up to 2^31 can ask for more than 64 bits.
+inline constexpr std::uint64_t kBenchReserveBytes = std::uint64_t{1} << 30;
+std::uint64_t device_bytes_needed(const GemmShape& shape, int element_bytes);
+
 }  // namespace symm::bench

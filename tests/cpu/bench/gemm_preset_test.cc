@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <string>
 
 #include "gemm_preset.hpp"
@@ -116,6 +117,16 @@ TEST(GemmPreset, AMissingFileSaysWhatToGive) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("bench/gemm/quick.json"), std::string::npos) << e.what();
   }
+}
+
+// What a problem holds on the GPU while measured: its operands, the fp32 reference and the
+// reserve; shapes whose bytes pass 64 bits saturate (then no GPU has the memory).
+TEST(GemmPreset, DeviceBytesCountOperandsReferenceAndReserve) {
+  const GemmShape s{1000, 2000, 3000, 1};
+  EXPECT_EQ(device_bytes_needed(s, 2),
+            (1000ull * 3000 + 2000ull * 3000 + 1000ull * 2000) * 2 + 1000ull * 2000 * 4 + kBenchReserveBytes);
+  const std::int64_t most = std::numeric_limits<std::int32_t>::max();
+  EXPECT_EQ(device_bytes_needed({most, most, most, 1}, 2), std::numeric_limits<std::uint64_t>::max());
 }
 
 }  // namespace

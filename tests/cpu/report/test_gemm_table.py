@@ -58,6 +58,13 @@ class GemmTable(unittest.TestCase):
         self.assertIn("WRONG OUTPUT: ours", text)
         self.assertIn("over 1 of 2 problems", text)
 
+    def test_problems_too_large_for_the_gpu_are_listed_with_the_reason(self):
+        skipped = {"m": 300000, "n": 300000, "k": 64, "world": 1, "dtype": "bf16", "skipped": "needs about 503 GiB"}
+        code, text = self.tool(self.write([row(1000, 1.0, 1.0), skipped]))
+        self.assertEqual(code, 0, text)
+        self.assertIn("over 1 of 1 problems", text)
+        self.assertIn("not measured: 300000 x 300000 x 64 bf16 (needs about 503 GiB)", text)
+
     def test_bad_usage_exits_2(self):
         self.assertEqual(self.tool()[0], 2)
         self.assertEqual(self.tool("--below")[0], 2)
