@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "symm/common/error.hpp"
+
 namespace symm {
 
 std::string check_at_least(std::string_view flag, std::int64_t value, std::int64_t min) {

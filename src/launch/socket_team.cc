@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "symm/common/error.hpp"
 #include "symm/host/settings.hpp"
 #include "limits.hpp"
 #include "link.hpp"

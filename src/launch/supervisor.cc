@@ -26,6 +26,7 @@
 #include "rank_process.hpp"
 #include "rank_runner.hpp"
 #include "socket_team.hpp"
+#include "symm/common/error.hpp"
 #include "symm/host/log.hpp"
 
 namespace symm::detail {
