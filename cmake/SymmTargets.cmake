@@ -32,8 +32,10 @@ function(symm_add_test name)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
-  # One CTest test per test case, so one skipped case never hides the others.
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
+  # One CTest test per test case, so one skipped case never hides the others. Listing the
+  # cases loads the binary's CUDA libraries: seconds from a cold disk on a busy 2-core
+  # machine, past the 5 s default (CI lost a run to it).
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 120
     PROPERTIES LABELS ${T_LABEL} TIMEOUT ${T_TIMEOUT}
                SKIP_RETURN_CODE ${SYMM_TEST_SKIP_EXIT_CODE})
 endfunction()
