@@ -170,7 +170,7 @@ constexpr std::uint64_t kFlagMargin = std::uint64_t{256} << 20;
 // Empty unless --heap_size (or SYMM_HEAP_SIZE) is given and too small for the matrices
 // alone; then one line with the size to give.
 std::string check_heap_size(const CommandLine& cl, int world) {
-  const std::uint64_t given = cl.heap_size > 0 ? cl.heap_size : settings::heap_size().value_or(0);
+  const std::uint64_t given = heap_size_given(cl);
   const std::uint64_t matrices = matrix_bytes(cl, world);
   if (given == 0 || given >= matrices) return {};
   return fmt::format("--heap_size / SYMM_HEAP_SIZE = {} cannot hold the matrices of {} x {} x {} {} on {} "
@@ -355,12 +355,17 @@ std::uint64_t heap_bytes_needed(const CommandLine& cl, int world) {
   return matrices > std::numeric_limits<std::uint64_t>::max() - kFlagMargin ? matrices : matrices + kFlagMargin;
 }
 
+std::uint64_t heap_size_given(const CommandLine& cl) {
+  return cl.heap_size > 0 ? cl.heap_size : settings::heap_size().value_or(0);
+}
+
 std::uint64_t device_bytes_needed(const CommandLine& cl, int world) {
   using Wide = unsigned __int128;
   const ops::AllScatterShape& s = cl.shape;
   const Wide e = gemm::dtype_bytes(s.dtype), m = Wide(s.m), n = Wide(s.n), k = Wide(s.k);
   const Wide shard_n = n / Wide(world);
-  Wide bytes = Wide(heap_bytes_needed(cl, world)) + kDeviceReserveBytes;
+  const std::uint64_t given = heap_size_given(cl);
+  Wide bytes = Wide(given > 0 ? given : heap_bytes_needed(cl, world)) + kDeviceReserveBytes;
   if (cl.validate) bytes += m * n * 4 + k * shard_n * e;  // the reference C and its B shard
   if (cl.baselines) bytes += m * n * e + m * shard_n * (4 + e);  // the gathered C; the check's
   return bytes > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max()
@@ -370,10 +375,13 @@ std::uint64_t device_bytes_needed(const CommandLine& cl, int world) {
 std::string memory_problem(const CommandLine& cl, int world, std::uint64_t bytes_per_rank) {
   const std::uint64_t needed = device_bytes_needed(cl, world);
   if (needed <= bytes_per_rank) return {};
-  return fmt::format("needs about {} of GPU memory per rank ({} of it symmetric heap); each rank of this launch "
+  const std::uint64_t given = heap_size_given(cl);
+  return fmt::format("needs about {} of GPU memory per rank ({} of it symmetric heap{}); each rank of this launch "
                      "has {} (its GPU's free memory shared among the ranks on it): run it with fewer ranks per GPU "
-                     "or as a smaller shape",
-                     format_bytes(needed), format_bytes(heap_bytes_needed(cl, world)), format_bytes(bytes_per_rank));
+                     "or as a smaller shape{}",
+                     format_bytes(needed), format_bytes(given > 0 ? given : heap_bytes_needed(cl, world)),
+                     given > 0 ? ", as --heap_size / SYMM_HEAP_SIZE gave" : "", format_bytes(bytes_per_rank),
+                     given > 0 ? ", or give a smaller heap" : "");
 }
 
 }  // namespace symm::examples::gemm_all_scatter

@@ -61,7 +61,12 @@ std::string built_tile_names();
 // (loopback copies, the baselines' tuning C), and a margin for flags.
 std::uint64_t heap_bytes_needed(const CommandLine& cl, int world);
 
-// Device memory per rank, about: the heap, what the run allocates outside it (the fp32
+// The heap size the user gave: --heap_size, else SYMM_HEAP_SIZE; 0 when neither (the heap
+// is then sized for the run).
+std::uint64_t heap_size_given(const CommandLine& cl);
+
+// Device memory per rank, about: the heap (the size given, else heap_bytes_needed), what
+// the run allocates outside it (the fp32
 // reference C when validating; the baselines' all-gather buffer and cuBLASLt's output
 // check), and kDeviceReserveBytes for what every rank creates anyway (its CUDA context,
 // NCCL, cuBLAS workspaces, the L2 flush buffer). Saturates as heap_bytes_needed does.

@@ -9,16 +9,13 @@
 #include <vector>
 
 #include "symm/host/cuda_check.hpp"
-#include "symm/host/settings.hpp"
 
 namespace symm::examples::gemm_all_scatter {
 
 RuntimeOptions runtime_options(const CommandLine& cl, std::uint64_t needed_bytes) {
   RuntimeOptions options = RuntimeOptions::from_env();
-  if (cl.heap_size > 0)
-    options.heap_size = cl.heap_size;
-  else if (!settings::heap_size())
-    options.heap_size = needed_bytes;
+  const std::uint64_t given = heap_size_given(cl);
+  options.heap_size = given > 0 ? given : needed_bytes;
   return options;
 }
 

@@ -142,6 +142,14 @@ TEST(GemmAllScatterCli, DeviceMemoryCountsWhatLivesOutsideTheHeap) {
   const std::string why = memory_problem(cl, 2, device_bytes_needed(cl, 2) - 1);
   EXPECT_NE(why.find("needs about"), std::string::npos) << why;
   EXPECT_NE(why.find("fewer ranks per GPU"), std::string::npos) << why;
+  // A heap the user gave is what each rank maps, whatever the run needs.
+  CommandLine given = cl;
+  given.heap_size = std::uint64_t{100} << 30;
+  EXPECT_EQ(device_bytes_needed(given, 2) - device_bytes_needed(cl, 2),
+            given.heap_size - heap_bytes_needed(cl, 2));
+  const std::string heap_why = memory_problem(given, 2, device_bytes_needed(cl, 2));
+  EXPECT_NE(heap_why.find("as --heap_size / SYMM_HEAP_SIZE gave"), std::string::npos) << heap_why;
+  EXPECT_NE(heap_why.find("give a smaller heap"), std::string::npos) << heap_why;
   cl.shape.m = cl.shape.n = cl.shape.k = 1 << 30;  // more bytes than 64 bits hold: saturated, refused
   EXPECT_EQ(device_bytes_needed(cl, 2), std::numeric_limits<std::uint64_t>::max());
   EXPECT_NE(memory_problem(cl, 2, std::uint64_t{141} << 30), "");
