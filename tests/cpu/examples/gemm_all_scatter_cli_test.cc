@@ -133,10 +133,11 @@ TEST(GemmAllScatterCli, DeviceMemoryCountsWhatLivesOutsideTheHeap) {
   const std::uint64_t bare = device_bytes_needed(cl, 2);
   EXPECT_EQ(bare, heap_bytes_needed(cl, 2) + kDeviceReserveBytes);
   cl.validate = true;
-  const std::uint64_t reference = 8192ull * 4608 * 4;
-  EXPECT_GE(device_bytes_needed(cl, 2), bare + reference);
+  const std::uint64_t reference = 8192ull * 4608 * 4 + 36864ull * 2304 * 2;  // fp32 C, a B shard
+  EXPECT_EQ(device_bytes_needed(cl, 2), bare + reference);
   cl.baselines = true;
-  EXPECT_GE(device_bytes_needed(cl, 2), bare + reference + 8192ull * 4608 * 2);
+  const std::uint64_t baselines = 8192ull * 4608 * 2 + 8192ull * 2304 * (4 + 2);  // gathered C, check
+  EXPECT_EQ(device_bytes_needed(cl, 2), bare + reference + baselines);
 
   EXPECT_EQ(memory_problem(cl, 2, device_bytes_needed(cl, 2)), "");
   const std::string why = memory_problem(cl, 2, device_bytes_needed(cl, 2) - 1);
