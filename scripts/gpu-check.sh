@@ -28,17 +28,17 @@ failures=()
 source scripts/lib/step.sh
 
 step gpu 30 nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm --format=csv
-cat "$OUT/gpu.log"
+cat "$OUT/gpu.log" 2>/dev/null
 step configure 120 cmake --preset release || exit 1
 step build 600 cmake --build --preset release -j "$(nproc)" || exit 1
 step main-job 300 scripts/main-job.sh build/release
-tail -n 25 "$OUT/main-job.log"
+tail -n 25 "$OUT/main-job.log" 2>/dev/null
 # The main job's short sweep against the committed thresholds (bench/thresholds.json).
 step perf-check 60 tools/report/perf-check check "$OUT/sweep-short.jsonl"
-grep -E "^(FAIL|NO THRESHOLD)|^perf-check:" "$OUT/perf-check.log"
+grep -sE "^(FAIL|NO THRESHOLD)|^perf-check:" "$OUT/perf-check.log"
 step sass 60 bash -c 'n=$(cuobjdump --dump-sass "$1" | grep -c HGMMA)
   echo "HGMMA instructions in the GEMM library: $n"; [ "$n" -gt 0 ]' sass build/release/kernels/gemm/libsymm_gemm.a
-cat "$OUT/sass.log"
+cat "$OUT/sass.log" 2>/dev/null
 # Each tier as a whole is bounded: a test's own TIMEOUT property (up to 600 s) overrides
 # ctest's --timeout, so a hang there would otherwise take the call's whole budget.
 CUDA_VISIBLE_DEVICES=0 step gpu-tier 600 ctest --test-dir build/release -L gpu \

@@ -377,8 +377,8 @@ std::string memory_problem(const CommandLine& cl, int world, std::uint64_t bytes
   if (needed <= bytes_per_rank) return {};
   const std::uint64_t given = heap_size_given(cl);
   return fmt::format("needs about {} of GPU memory per rank ({} of it symmetric heap{}); each rank of this launch "
-                     "has {} (its GPU's free memory shared among the ranks on it): run it with fewer ranks per GPU "
-                     "or as a smaller shape{}",
+                     "has {} (its GPU's free memory shared among the ranks on it): run it as a smaller shape, on "
+                     "GPUs with more free memory, or with fewer ranks on a GPU where ranks share one{}",
                      format_bytes(needed), format_bytes(given > 0 ? given : heap_bytes_needed(cl, world)),
                      given > 0 ? ", as --heap_size / SYMM_HEAP_SIZE gave" : "", format_bytes(bytes_per_rank),
                      given > 0 ? ", or give a smaller heap" : "");

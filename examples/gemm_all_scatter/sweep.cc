@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iterator>
 
 #include "point.hpp"
 #include "rank_setup.hpp"
@@ -88,26 +87,19 @@ int measure_points(Team& team, const Sweep& sweep, const std::vector<SweepPoint>
                    const SweepProgress& progress_at_launch) {
   const int world = team.world();
   SweepProgress progress = progress_at_launch;
-  // A point too large for the GPUs is skipped here: the heap is sized for the launch's
-  // largest point, so it would fail every point of the launch, on every resume too.
-  const std::uint64_t room = free_memory_per_rank(team);
-  std::vector<SweepPoint> fitting;
-  std::uint64_t heap = 0;
-  for (const SweepPoint& p : todo) {
-    const CommandLine cl = point_command_line(sweep.cl, sweep.preset, p);
-    if (const std::string why = memory_problem(cl, world, room); !why.empty()) {
-      if (team.rank() == 0) {
-        record_unmeasured(sweep, p, "skipped", why);
-        progress.begin(p.key);
-        progress.finish(p.key, 0, false, "skipped: " + why);
-      }
-      continue;
-    }
-    fitting.push_back(p);
-    heap = std::max(heap, heap_bytes_needed(cl, world));
+  // Memory, decided before the heap is mapped (sweep_rules.hpp): too large even alone,
+  // skipped; not beside this launch's heap, left to the next launch.
+  std::vector<CommandLine> lines;
+  for (const SweepPoint& p : todo) lines.push_back(point_command_line(sweep.cl, sweep.preset, p));
+  const LaunchMemory memory = plan_launch_memory(lines, world, free_memory_per_rank(team));
+  for (const auto& [i, why] : memory.skipped) {
+    if (team.rank() != 0) continue;
+    record_unmeasured(sweep, todo[i], "skipped", why);
+    progress.begin(todo[i].key);
+    progress.finish(todo[i].key, 0, false, "skipped: " + why);
   }
-  if (fitting.empty()) return 0;
-  Runtime rt(team, runtime_options(sweep.cl, heap));
+  if (memory.now.empty()) return 0;
+  Runtime rt(team, runtime_options(sweep.cl, memory.heap));
   OwnedStream stream;
   const int gpus = distinct_gpus(rt);
   const bool shared = gpus < world;
@@ -115,13 +107,14 @@ int measure_points(Team& team, const Sweep& sweep, const std::vector<SweepPoint>
   SYMM_CUDA_CHECK(
       cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, rt.device()));
   const std::uint64_t seed = agreed_seed(team, sweep.cl.seed);
-  for (const SweepPoint& point : fitting) {
+  for (const std::size_t i : memory.now) {
+    const SweepPoint& point = todo[i];
+    const CommandLine& cl = lines[i];
     const auto start = std::chrono::steady_clock::now();
     if (rt.rank() == 0) {
       sweep.file.append(started_line(point.key));
       progress.begin(point.key);
     }
-    const CommandLine cl = point_command_line(sweep.cl, sweep.preset, point);
     PointPlan plan = plan_point(cl, sweep.preset.configs, world, rt.sm_count(), max_smem);
     std::vector<Row> rows;
     if (!plan.groups.empty())
@@ -149,15 +142,19 @@ bool interrupted(int code) {
 }
 
 // Runs the world's unfinished points, launching the ranks again after a point that
-// killed them. `points`: every point this sweep runs (progress counts them all). Returns
+// killed them, and for points left to a launch with a smaller heap. `points`: every point this sweep runs (progress counts them all). Returns
 // 0, or the code that stops the sweep.
 int run_world(const Sweep& sweep, int world, const std::vector<SweepPoint>& points, bool terminal) {
+  const auto todo_of_world = [&] {
+    std::vector<SweepPoint> todo;
+    for (const SweepPoint& p : unfinished(points, sweep.file.read()))
+      if (p.world == world) todo.push_back(p);
+    return todo;
+  };
   for (;;) {
     const SweepState state = sweep.file.read();
     const std::vector<SweepPoint> left = unfinished(points, state);
-    std::vector<SweepPoint> todo;
-    std::copy_if(left.begin(), left.end(), std::back_inserter(todo),
-                 [&](const SweepPoint& p) { return p.world == world; });
+    const std::vector<SweepPoint> todo = todo_of_world();
     if (todo.empty()) return 0;
     const int done = int(points.size() - left.size());
     const SweepProgress progress(int(points.size()), done, state.seconds, terminal);
@@ -165,7 +162,14 @@ int run_world(const Sweep& sweep, int world, const std::vector<SweepPoint>& poin
     options.num_ranks = world;
     const int code =
         launch(options, [&](Team& team) { return measure_points(team, sweep, todo, progress); });
-    if (code == 0) return 0;
+    if (code == 0) {
+      // Points left for a launch with a smaller heap (measure_points) come next; a launch
+      // that finished none would repeat forever.
+      if (todo_of_world().size() < todo.size()) continue;
+      log::error(fmt::format("sweep: the {}-rank launch finished none of its {} points; see above", world,
+                             todo.size()));
+      return 1;
+    }
     if (interrupted(code)) {
       log::error(fmt::format("sweep interrupted (exit code {}); run the same command again to "
                              "resume from {}",

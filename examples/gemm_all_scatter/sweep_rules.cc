@@ -60,6 +60,26 @@ CommandLine point_command_line(const CommandLine& base, const SweepPreset& prese
   return cl;
 }
 
+LaunchMemory plan_launch_memory(const std::vector<CommandLine>& points, int world, std::uint64_t room) {
+  LaunchMemory plan;
+  std::vector<std::size_t> alone;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (std::string why = memory_problem(points[i], world, room); !why.empty()) {
+      plan.skipped.emplace_back(i, std::move(why));
+      continue;
+    }
+    alone.push_back(i);
+    const std::uint64_t given = heap_size_given(points[i]);
+    plan.heap = std::max(plan.heap, given > 0 ? given : heap_bytes_needed(points[i], world));
+  }
+  for (std::size_t i : alone) {
+    CommandLine beside = points[i];
+    beside.heap_size = plan.heap;
+    if (memory_problem(beside, world, room).empty()) plan.now.push_back(i);
+  }
+  return plan;
+}
+
 PointPlan plan_point(const CommandLine& cl, const std::vector<std::optional<gemm::KernelConfig>>& configs,
                      int world, int sm_count, int max_smem_per_block) {
   PointPlan plan;

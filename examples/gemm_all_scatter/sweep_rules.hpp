@@ -2,8 +2,11 @@
 // Which parts of a sweep can run here, decided before anything is launched or measured:
 // pure functions of the point, the machine's GPU count, SM count and shared-memory
 // limit (the cpu tier tests them). Whatever cannot run becomes a row with the reason.
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "command_line.hpp"
@@ -22,6 +25,19 @@ std::string world_skip_reason(int world, int visible_gpus);
 // the configuration built (gemm::kWgmmaConfigs, cooperative ones).
 std::string config_skip_reason(const ops::AllScatterShape& shape, int world,
                                const gemm::KernelConfig& config, int max_smem_per_block);
+
+// What one launch of a sweep does with memory (decided in the ranks, before the heap is
+// mapped, from `room`: free_memory_per_rank). The heap is sized for the launch's largest
+// point, so a point too large even alone would fail every point: it is skipped, with the
+// reason. Of the rest, the launch measures those whose buffers fit beside that heap; the
+// others are left to the next launch, whose heap is smaller (the largest point always
+// fits, so every launch with a point left measures one at least).
+struct LaunchMemory {
+  std::uint64_t heap = 0;                                   // per rank
+  std::vector<std::size_t> now;                             // indices measured in this launch
+  std::vector<std::pair<std::size_t, std::string>> skipped;  // index, why
+};
+LaunchMemory plan_launch_memory(const std::vector<CommandLine>& points, int world, std::uint64_t room);
 
 // The command line of one point: `base` (the sweep's own flags) with the preset's
 // shape, variants and options; loopback peers, and no baselines, on world-1 points.

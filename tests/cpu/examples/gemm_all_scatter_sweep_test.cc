@@ -2,6 +2,7 @@
 // interruption at a random point, the progress line, and --preset on the command line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -232,6 +233,37 @@ TEST(SweepRules, APointTooLargeForTheGivenHeapIsSkippedWithTheSizeToGive) {
   ASSERT_EQ(plan.skipped.size(), 1u);
   EXPECT_NE(plan.skipped[0].skipped.find("cannot hold the matrices"), std::string::npos) << plan.skipped[0].skipped;
   EXPECT_NE(plan.skipped[0].skipped.find("give at least 1138 MiB"), std::string::npos) << plan.skipped[0].skipped;
+}
+
+// X's heap is large and its other buffers small, Y the other way round: each fits alone,
+// not together. One launch takes X (the heap is sized for it), the next Y alone; a point
+// too large even alone is skipped with the reason.
+TEST(SweepRules, ALaunchMeasuresWhatFitsBesideItsHeapAndSkipsWhatNeverFits) {
+  CommandLine x, y, huge;
+  x.validate = y.validate = huge.validate = true;
+  x.baselines = y.baselines = huge.baselines = false;
+  x.shape = {8192, 8192, 1 << 20};  // A 16 GiB
+  y.shape = {65536, 65536, 1024};   // C 8 GiB twice on the heap, the fp32 reference 16 GiB beside it
+  huge.shape = {1 << 20, 1 << 20, 1024};
+  const std::uint64_t room = std::max(device_bytes_needed(x, 2), device_bytes_needed(y, 2));
+  ASSERT_GT(heap_bytes_needed(x, 2) + (device_bytes_needed(y, 2) - heap_bytes_needed(y, 2)), room)
+      << "the premise: X's heap and Y's other buffers do not fit together";
+
+  const LaunchMemory first = plan_launch_memory({y, huge, x}, 2, room);
+  EXPECT_EQ(first.heap, heap_bytes_needed(x, 2));
+  EXPECT_EQ(first.now, std::vector<std::size_t>{2});
+  ASSERT_EQ(first.skipped.size(), 1u);
+  EXPECT_EQ(first.skipped[0].first, 1u);
+  EXPECT_NE(first.skipped[0].second.find("needs about"), std::string::npos) << first.skipped[0].second;
+
+  const LaunchMemory next = plan_launch_memory({y}, 2, room);
+  EXPECT_EQ(next.heap, heap_bytes_needed(y, 2));
+  EXPECT_EQ(next.now, std::vector<std::size_t>{0});
+  EXPECT_TRUE(next.skipped.empty());
+
+  // A heap the user gave is the launch's heap, whatever the points need.
+  y.heap_size = heap_bytes_needed(y, 2) + (std::uint64_t{1} << 30);
+  EXPECT_EQ(plan_launch_memory({y}, 2, 2 * room).heap, y.heap_size);
 }
 
 TEST(SweepRules, OneRankPushesToLoopbackCopiesWithoutBaselines) {

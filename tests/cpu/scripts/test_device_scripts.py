@@ -197,6 +197,11 @@ class DeviceScripts(unittest.TestCase):
         self.assertIn("failed: next (no time left)", output)
         self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "next-ran")))
 
+    def test_a_step_without_a_limit_or_deadline_runs_to_the_end(self):
+        code, output, _ = self.steps("", 'set -u; step unbounded 0 sh -c "sleep 1; echo done"; echo "unbounded: $?"')
+        self.assertIn("unbounded: 0", output)
+        self.assertIn("\nfailed: \n", output + "\n", "nothing failed")
+
     def test_a_step_logs_its_output_and_only_real_failures_count(self):
         code, output, _ = self.steps("", 'step fine 10 echo logged; step skipped 10 sh -c "exit 77"\n'
                                          'step broken 10 sh -c "echo why; exit 3"; echo "broken: $?"')

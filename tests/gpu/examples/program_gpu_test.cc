@@ -29,7 +29,7 @@ TEST(ProgramOnGpu, ARunTooLargeForTheGpuIsRefusedWithWhatItNeeds) {
       SYMM_ALL_SCATTER_PROGRAM, {"-r", "2", "-m", kTooLarge, "-n", kTooLarge, "-k", "4096", "-o", ""}, {}, 120s);
   EXPECT_EQ(out.exit_code, 2) << out.output;
   EXPECT_TRUE(says(out, "needs about")) << out.output;
-  EXPECT_TRUE(says(out, "fewer ranks per GPU")) << out.output;
+  EXPECT_TRUE(says(out, "as a smaller shape")) << out.output;
 }
 
 TEST(ProgramOnGpu, ASweepSkipsAPointTooLargeForTheGpuAndMeasuresTheRest) {
