@@ -29,7 +29,7 @@ out=${OUT:-out/ab}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 export SYMM_GEMM_PLAN_CACHE=off SYMM_REQUIRE_GPU=1 CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
-nvidia-smi --query-gpu=name,driver_version --format=csv >"$out/gpu.txt"
+timeout 30 nvidia-smi --query-gpu=name,driver_version --format=csv >"$out/gpu.txt"
 program=build/release/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization
 base=/tmp/symm-ab-base
 start=$SECONDS
@@ -42,10 +42,12 @@ if [ -n "${AB_BASE_PATCH:-}" ]; then
   git -C "$base" apply "$PWD/$AB_BASE_PATCH" || { echo "gpu-ab: $AB_BASE_PATCH does not apply to the base"; exit 1; }
 fi
 jobs=$(nproc)
-(cd "$base" && cmake --preset release && cmake --build --preset release -j $((jobs / 3 + 1)) --target "$(basename "$program")") \
+# Bounded: a build that hangs must leave the call time to say so.
+(cd "$base" && timeout 120 cmake --preset release &&
+  timeout 480 cmake --build --preset release -j $((jobs / 3 + 1)) --target "$(basename "$program")") \
   >"$out/build-base.log" 2>&1 &
 base_build=$!
-{ cmake --preset release && cmake --build --preset release -j $((jobs * 2 / 3 + 1)) \
+{ timeout 120 cmake --preset release && timeout 480 cmake --build --preset release -j $((jobs * 2 / 3 + 1)) \
     --target symm_gemm_all_scatter_test "$(basename "$program")"; } >"$out/build-new.log" 2>&1
 new_rc=$?
 wait $base_build

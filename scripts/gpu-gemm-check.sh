@@ -53,7 +53,7 @@ say() { echo "== $*"; }
 failures=()
 failed() { failures+=("$1"); say "FAILED: $1"; }
 
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu \
+timeout 30 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu \
   --format=csv | tee "$OUT/gpu.txt"
 
 # Carried binaries are used only where they run here and were built from the commit
@@ -87,7 +87,7 @@ EOF
   # the ptxas report then covers those instances only.
   incremental=()
   [ -f "$root/build/dev/build.ninja" ] && incremental=(--incremental)
-  cmake -S "$src" -B "$root/build/dev" -G Ninja -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
+  timeout 120 cmake -S "$src" -B "$root/build/dev" -G Ninja -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
     -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
   if ! timeout 900 cmake --build "$root/build/dev" -j "$(nproc)" --target symm_gemm_plan_test \
     symm_gemm_gpu_test symm-bench symm_cublaslt_candidates_gpu_test symm_gemm_ptx symm_ops_ptx >"$OUT/build.log" 2>&1; then

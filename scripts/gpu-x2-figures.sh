@@ -67,8 +67,8 @@ fi
 
 program=build/release/examples/10_gemm_all_scatter_wg_specialization/10_gemm_all_scatter_wg_specialization
 if [ ! -x "$program" ]; then
-  { cmake --preset release &&
-      cmake --build --preset release -j "$(nproc)" --target "$(basename "$program")"; } >"$work/build.log" 2>&1 ||
+  { timeout 120 cmake --preset release &&
+      timeout 300 cmake --build --preset release -j "$(nproc)" --target "$(basename "$program")"; } >"$work/build.log" 2>&1 ||
     { tail -n 30 "$work/build.log"; exit 1; }
 fi
 rc=0
