@@ -66,17 +66,17 @@ std::uint64_t heap_bytes_needed(const CommandLine& cl, int world);
 std::uint64_t heap_size_given(const CommandLine& cl);
 
 // Device memory per rank, about: the heap (the size given, else heap_bytes_needed), what
-// the run allocates outside it (the fp32
-// reference C when validating; the baselines' all-gather buffer and cuBLASLt's output
-// check), and kDeviceReserveBytes for what every rank creates anyway (its CUDA context,
-// NCCL, cuBLAS workspaces, the L2 flush buffer). Saturates as heap_bytes_needed does.
+// the run allocates outside it (the fp32 reference C when validating; the baselines'
+// all-gather buffer and cuBLASLt's output check), and kDeviceReserveBytes for what every
+// rank creates anyway (its CUDA context, NCCL, cuBLAS workspaces, the L2 flush buffer).
+// Saturates as heap_bytes_needed does.
 inline constexpr std::uint64_t kDeviceReserveBytes = std::uint64_t{2} << 30;
 std::uint64_t device_bytes_needed(const CommandLine& cl, int world);
 
 // Empty when the run's device memory (device_bytes_needed) fits in `bytes_per_rank`, what
 // each rank has (free_memory_per_rank); else what it needs and has, and what to do. Asked
-// before the heap is mapped: a single run refuses, a sweep skips the point (the heap is
-// sized for a launch's largest point, so one too large would fail every point).
+// before the heap is mapped: a single run refuses, a sweep skips the point or leaves it to
+// a later launch (plan_launch_memory).
 std::string memory_problem(const CommandLine& cl, int world, std::uint64_t bytes_per_rank);
 
 }  // namespace symm::examples::gemm_all_scatter
