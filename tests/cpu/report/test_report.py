@@ -86,6 +86,18 @@ class Report(unittest.TestCase):
         odd = [r for r in records.records_of(path) if (r.m, r.n, r.k) == (2048, 32001, 4096)]
         self.assertEqual({r.variant: r.valid for r in odd}, {"ours": True, "cublaslt": False})
 
+    def test_a_gemm_problem_too_large_for_the_gpu_is_reported_not_measured(self):
+        path = os.path.join(self.out, "gemm.json")
+        with open(path, "w") as f:
+            json.dump({"schema": "symm.results/1", "run": {"gpu_name": "NVIDIA H200"}, "rows": [
+                {"m": 300000, "n": 300000, "k": 64, "world": 1, "dtype": "bf16", "layout": "nk",
+                 "skipped": "needs about 503 GiB of GPU memory"}, {"summary": True}]}, f)
+        recs = records.records_of(path)
+        self.assertEqual(len(recs), 1)
+        self.assertFalse(recs[0].ours)
+        self.assertEqual(tables.not_measured(recs),
+                         "- skipped: 300000x300000x64 bf16, 1 rank, the whole point: needs about 503 GiB of GPU memory")
+
     def test_bad_usage_exits_2(self):
         for args in ([], ["sweep.jsonl"]):  # nothing to do; files but neither --out nor --matrix
             code, text = support.run_tool("symm-report", *args)

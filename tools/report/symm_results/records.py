@@ -103,6 +103,14 @@ def _gemm_bench_records(row, run, source):
             valid=impl.get("valid", row.get("valid")))  # each contender is checked on its own
 
 
+def _gemm_bench_skip(row, run, source):
+    return Record(
+        source=source, program=GEMM_BENCH, variant=None, m=row["m"], n=row["n"], k=row["k"],
+        dtype=row["dtype"], b_layout=row.get("layout", "nk"), tile=None, gsize_m=None, world=1, gpus=1,
+        shared=False, loopback_peers=0, gpu=run.get("gpu_name") or "unknown",
+        commit=run.get("git_commit", "unknown"), date=run.get("timestamp", ""), skipped=row["skipped"])
+
+
 def records_of(path):
     """Every record of a result file, in file order."""
     out = []
@@ -114,6 +122,8 @@ def records_of(path):
                 out.append(_all_scatter_record(row, run, source))
             elif "impls" in row:
                 out.extend(_gemm_bench_records(row, run, source))
+            elif "skipped" in row and "m" in row:  # a symm-bench problem too large for the GPU
+                out.append(_gemm_bench_skip(row, run, source))
     return out
 
 
