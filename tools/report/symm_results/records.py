@@ -1,5 +1,5 @@
 """Result files as flat records: one per measured contender (or per skipped or failed
-part of a sweep), whatever program wrote them.
+part of a sweep, or symm-bench problem skipped), whatever program wrote them.
 
 Read: the GEMM + all-scatter programs' JSON (symm.results/1, docs/gemm-all-scatter.md),
 their sweeps' JSON lines (a header, then one results document per point; the last
