@@ -37,7 +37,7 @@ class GemmTable(unittest.TestCase):
         code, text = self.tool(self.write([row(1000, 1.25, 1.21), row(2000, 0.80, 0.81)]))
         self.assertEqual(code, 0, text)
         self.assertIn("| 1000 | 1024 | 4096 | 1 | bf16 | 128x256x64s4 | t3 | 128x72x64s4c4x2-k2 | 700.0 | 650.0 "
-                      "| 1.250 | 1.210 | 0.010 / 0.020 |", text)
+                      "| 1.250 | 1.210 | 0.010 / 0.020 | right |", text)
         self.assertIn(f"geomean {(1.25 * 0.80) ** 0.5:.3f} (paired {(1.21 * 0.81) ** 0.5:.3f}), min 0.800 "
                       "(paired 0.810) over 2 of 2 problems", text)
         self.assertIn("paired below 0.92: 2000 x 1024 x 4096 bf16 (0.810)", text)
@@ -55,7 +55,7 @@ class GemmTable(unittest.TestCase):
         code, text = self.tool(self.write([row(1000, None, None, ours_valid=False), row(2000, 0.95, 0.96)]))
         self.assertEqual(code, 0, text)
         self.assertIn("| - | - |", text)
-        self.assertIn("WRONG OUTPUT: ours", text)
+        self.assertIn("| WRONG: ours |", text)
         self.assertIn("over 1 of 2 problems", text)
 
     def test_problems_too_large_for_the_gpu_are_listed_with_the_reason(self):
