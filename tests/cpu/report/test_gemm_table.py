@@ -23,8 +23,8 @@ class GemmTable(unittest.TestCase):
         self.dir = tempfile.TemporaryDirectory()
         self.addCleanup(self.dir.cleanup)
 
-    def write(self, rows):
-        path = os.path.join(self.dir.name, "gemm.json")
+    def write(self, rows, name="gemm.json"):
+        path = os.path.join(self.dir.name, name)
         with open(path, "w") as f:
             json.dump({"schema": "symm.results/1", "run": {}, "rows": rows + [{"summary": True}]}, f)
         return path
@@ -64,6 +64,17 @@ class GemmTable(unittest.TestCase):
         self.assertEqual(code, 0, text)
         self.assertIn("over 1 of 1 problems", text)
         self.assertIn("not measured: 300000 x 300000 x 64 bf16 (needs about 503 GiB)", text)
+
+    def test_untuned_plans_are_compared_with_tuned_ones_through_cublaslt(self):
+        tuned = self.write([row(1000, 1.10, 1.00), row(2000, 1.00, 1.00), row(3000, 1.0, 0.5)], "general.json")
+        untuned = self.write([row(1000, 0.9, 0.95), row(2000, 1.0, 0.80)], "general-untuned.json")
+        code, text = self.tool(tuned, untuned)
+        self.assertEqual(code, 0, text)
+        self.assertIn(f"## untuned over tuned: {untuned} / {tuned}", text)
+        self.assertIn(f"geomean {(0.95 * 0.80) ** 0.5:.3f}, min 0.800 over 2 problems; lowest: "
+                      "2000 x 1024 x 4096 bf16 (0.800); 1000 x 1024 x 4096 bf16 (0.950)", text)
+        code, text = self.tool(untuned)  # no tuned file beside it: no comparison
+        self.assertNotIn("untuned over tuned", text)
 
     def test_bad_usage_exits_2(self):
         self.assertEqual(self.tool()[0], 2)
