@@ -22,6 +22,7 @@ have_header() { [ -e "/usr/include/$1" ] || [ -e "/usr/local/include/$1" ]; }
 command -v cmake >/dev/null || missing+=(cmake)
 command -v ninja >/dev/null || missing+=(ninja-build)
 command -v g++ >/dev/null || missing+=(g++)
+command -v git >/dev/null || missing+=(git)  # the cpu tier checks the mutation patches apply
 have_header gtest/gtest.h || missing+=(libgtest-dev)
 have_header gmock/gmock.h || missing+=(libgmock-dev)
 have_header CLI/CLI.hpp || missing+=(libcli11-dev)
