@@ -6,9 +6,9 @@
 #include <algorithm>
 
 #include "example.hpp"
-#include "gather.hpp"
 #include "records.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/gather.hpp"
 #include "symm/host/input_checks.hpp"
 #include "symm/host/launch.hpp"
 #include "symm/host/log.hpp"

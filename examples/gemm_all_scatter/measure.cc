@@ -8,8 +8,8 @@
 #include <cmath>
 #include <utility>
 
-#include "gather.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/gather.hpp"
 #include "symm/host/log.hpp"
 #include "symm/host/tensor.hpp"
 

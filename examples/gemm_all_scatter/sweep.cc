@@ -142,19 +142,19 @@ bool interrupted(int code) {
 }
 
 // Runs the world's unfinished points, launching the ranks again after a point that
-// killed them, and for points left to a launch with a smaller heap. `points`: every point this sweep runs (progress counts them all). Returns
-// 0, or the code that stops the sweep.
+// killed them, and for points left to a launch with a smaller heap. `points`: every point
+// this sweep runs (progress counts them all). Returns 0, or the code that stops the sweep.
 int run_world(const Sweep& sweep, int world, const std::vector<SweepPoint>& points, bool terminal) {
-  const auto todo_of_world = [&] {
+  const auto todo_of_world = [&](const SweepState& state) {
     std::vector<SweepPoint> todo;
-    for (const SweepPoint& p : unfinished(points, sweep.file.read()))
+    for (const SweepPoint& p : unfinished(points, state))
       if (p.world == world) todo.push_back(p);
     return todo;
   };
   for (;;) {
     const SweepState state = sweep.file.read();
     const std::vector<SweepPoint> left = unfinished(points, state);
-    const std::vector<SweepPoint> todo = todo_of_world();
+    const std::vector<SweepPoint> todo = todo_of_world(state);
     if (todo.empty()) return 0;
     const int done = int(points.size() - left.size());
     const SweepProgress progress(int(points.size()), done, state.seconds, terminal);
@@ -165,7 +165,7 @@ int run_world(const Sweep& sweep, int world, const std::vector<SweepPoint>& poin
     if (code == 0) {
       // Points left for a launch with a smaller heap (measure_points) come next; a launch
       // that finished none would repeat forever.
-      if (todo_of_world().size() < todo.size()) continue;
+      if (todo_of_world(sweep.file.read()).size() < todo.size()) continue;
       log::error(fmt::format("sweep: the {}-rank launch finished none of its {} points; see above", world,
                              todo.size()));
       return 1;

@@ -2,8 +2,8 @@
 // timelines; metadata events name the processes (ranks) and threads (tracks).
 #include "trace_file.hpp"
 
-#include "gather.hpp"
 #include "symm/common/error.hpp"
+#include "symm/host/gather.hpp"
 #include "symm/host/heap.hpp"
 #include "symm/host/log.hpp"
 

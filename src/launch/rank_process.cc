@@ -50,7 +50,6 @@ void write_report(int fd, const RankOutcome& outcome) {
   [[maybe_unused]] ssize_t ignored = ::write(fd, text.data(), text.size());
 }
 
-
 void RankProcess::collect_report() {
   if (reported) return;
   if (auto report_read = read_report(report.get())) {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "symm/common/error.hpp"
+#include "symm/host/gather.hpp"
 
 namespace symm {
 namespace {
@@ -154,10 +155,9 @@ CrossRankSummary summarize_across_ranks(Team& team, const BenchResult& mine) {
   const int world = team.world();
   // Equal sizes are a precondition of all_gather; check them first for a clear message.
   const std::uint64_t my_count = mine.samples_ms.size();
-  const auto counts = team.all_gather(std::as_bytes(std::span(&my_count, 1)));
+  const std::vector<std::uint64_t> counts = gather(team, my_count);
   for (int r = 0; r < world; ++r) {
-    std::uint64_t count = 0;
-    std::memcpy(&count, counts.data() + r * sizeof(count), sizeof(count));
+    const std::uint64_t count = counts[r];
     if (count != my_count) {
       throw Error(fmt::format(
           "summarize_across_ranks: rank {} has {} samples and rank {} has {}; every rank must "

@@ -4,11 +4,11 @@
 #include <fmt/format.h>
 
 #include <bit>
-#include <cstring>
 
 #include "heap_mapping.hpp"
 #include "symm/common/error.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/gather.hpp"
 #include "symm/host/log.hpp"
 #include "symm/host/settings.hpp"
 
@@ -18,10 +18,9 @@ namespace {
 // Every rank must ask for the same heap: offsets and Context::heap_size assume it.
 void check_same_request(Team& team, std::size_t bytes) {
   const std::uint64_t mine = bytes;
-  const auto all = team.all_gather(std::as_bytes(std::span(&mine, 1)));
+  const std::vector<std::uint64_t> all = gather(team, mine);
   for (int r = 0; r < team.world(); ++r) {
-    std::uint64_t theirs = 0;
-    std::memcpy(&theirs, all.data() + r * sizeof(theirs), sizeof(theirs));
+    const std::uint64_t theirs = all[r];
     if (theirs != mine) {
       throw Error(fmt::format("symmetric heap: rank {} asked for {} bytes and rank {} for {}; "
                               "every rank must use the same --heap_size / SYMM_HEAP_SIZE",
@@ -124,11 +123,7 @@ void* Heap::allocate(std::size_t bytes, std::size_t alignment) {
 void Heap::release_to(const HeapMark& mark) { allocator_.release_to(mark); }
 
 void Heap::check_symmetry() {
-  const AllocationRecord mine = allocator_.record();
-  const auto gathered = team_.all_gather(std::as_bytes(std::span(&mine, 1)));
-  std::vector<AllocationRecord> records(world());
-  std::memcpy(records.data(), gathered.data(), gathered.size());
-  check_allocation_symmetry(records);
+  check_allocation_symmetry(gather(team_, allocator_.record()));
 }
 
 bool Heap::contains(const void* local, std::size_t bytes) const {

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "heap_mapping.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/gather.hpp"
 #include "symm/host/log.hpp"
 #include "symm/host/options.hpp"
 #include "symm/host/settings.hpp"
@@ -34,11 +34,8 @@ using BusId = std::array<char, 32>;  // "0000:1b:00.0", NUL-terminated
 std::vector<std::string> gather_rank_gpus(Team& team, int device) {
   BusId mine{};
   check_cuda(cudaDeviceGetPCIBusId(mine.data(), mine.size(), device), "cudaDeviceGetPCIBusId");
-  const auto gathered = team.all_gather(std::as_bytes(std::span(&mine, 1)));
   std::vector<std::string> gpus;
-  for (int r = 0; r < team.world(); ++r) {
-    BusId theirs{};
-    std::memcpy(theirs.data(), gathered.data() + r * sizeof(BusId), sizeof(BusId));
+  for (BusId theirs : gather(team, mine)) {
     theirs.back() = '\0';
     gpus.emplace_back(theirs.data());
   }
@@ -75,15 +72,8 @@ std::uint64_t free_memory_per_rank(Team& team) {
   check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
   const std::vector<std::string> gpus = gather_rank_gpus(team, device);
   const auto sharing = std::count(gpus.begin(), gpus.end(), gpus[team.rank()]);
-  const std::uint64_t mine = free / static_cast<std::uint64_t>(sharing);
-  const auto gathered = team.all_gather(std::as_bytes(std::span(&mine, 1)));
-  std::uint64_t least = mine;
-  for (int r = 0; r < team.world(); ++r) {
-    std::uint64_t theirs = 0;
-    std::memcpy(&theirs, gathered.data() + r * sizeof theirs, sizeof theirs);
-    least = std::min(least, theirs);
-  }
-  return least;
+  const std::vector<std::uint64_t> shares = gather(team, std::uint64_t{free / std::uint64_t(sharing)});
+  return *std::min_element(shares.begin(), shares.end());
 }
 
 RuntimeOptions RuntimeOptions::from_env() {

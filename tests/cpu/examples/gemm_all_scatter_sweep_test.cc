@@ -1,28 +1,20 @@
-// Sweeps without a GPU: presets, the skip rules, the sweep file and resuming it after an
-// interruption at a random point, the progress line, and --preset on the command line.
+// Sweeps without a GPU: presets, the skip rules and --preset on the command line (the
+// sweep file, resuming it and the progress line: gemm_all_scatter_sweep_file_test.cc).
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <optional>
-#include <random>
-#include <sstream>
 #include <string>
+#include <vector>
 
 #include "command_line.hpp"
-#include "driver.hpp"
-#include "sweep_file.hpp"
 #include "sweep_preset.hpp"
-#include "sweep_progress.hpp"
 #include "sweep_rules.hpp"
 #include "symm/common/error.hpp"
 
 namespace symm::examples::gemm_all_scatter {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 const std::string kPresets = SYMM_SOURCE_DIR "/bench/presets/";
@@ -278,210 +270,6 @@ TEST(SweepRules, OneRankPushesToLoopbackCopiesWithoutBaselines) {
   base.counts_given = true;  // --n_repeat on the command line wins
   base.n_repeat = 7;
   EXPECT_EQ(point_command_line(base, preset, points.back()).n_repeat, 7);
-}
-
-class SweepFileTest : public testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / fs::path("symm-sweep-test-" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-    path_ = (dir_ / "sweep.jsonl").string();
-    preset_ = load_preset(kPresets + "default.json");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  void finish(const SweepFile& file, const SweepPoint& p, json row = {{"valid", true}}) {
-    file.append(started_line(p.key));
-    file.append(result_line(p.key, 1.5, RunInfo{}, {row}));
-  }
-  int result_lines() {
-    std::ifstream in(path_);
-    int n = 0;
-    for (std::string line; std::getline(in, line);) n += json::parse(line).contains("point");
-    return n;
-  }
-
-  fs::path dir_;
-  std::string path_;
-  SweepPreset preset_;
-};
-
-TEST_F(SweepFileTest, ResumesAfterAnInterruptionAtARandomPoint) {
-  const std::vector<SweepPoint> points = expand(preset_);
-  const unsigned seed = std::random_device{}();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937 random(seed);
-  const std::size_t cut = std::uniform_int_distribution<std::size_t>(0, points.size() - 1)(random);
-  {
-    const SweepFile file(path_, "default.json", preset_.source);
-    for (std::size_t i = 0; i < cut; ++i) finish(file, points[i]);
-    file.append(started_line(points[cut].key));
-    std::ofstream(path_, std::ios::app) << R"({"schema": "symm.results/1", "point": ")";  // killed mid-write
-  }
-  const SweepFile file(path_, "default.json", preset_.source);  // drops the torn line
-  SweepState state = file.read();
-  EXPECT_EQ(state.finished.size(), cut);
-  EXPECT_EQ(state.interrupted, points[cut].key);
-  EXPECT_EQ(state.started, int(cut) + 1);  // a later launch that starts none is told apart
-  const std::vector<SweepPoint> left = unfinished(points, state);
-  ASSERT_EQ(left.size(), points.size() - cut);
-  EXPECT_EQ(left.front().key, points[cut].key);  // the interrupted point is measured again
-  for (const SweepPoint& p : left) finish(file, p);
-  state = file.read();
-  EXPECT_TRUE(unfinished(points, state).empty());
-  EXPECT_FALSE(state.interrupted);
-  EXPECT_EQ(result_lines(), int(points.size()));  // no point measured twice
-  EXPECT_EQ(state.seconds.size(), points.size());
-}
-
-TEST_F(SweepFileTest, FailedAndInvalidPointsAreFinishedAndCounted) {
-  const std::vector<SweepPoint> points = expand(preset_);
-  const SweepFile file(path_, "default.json", preset_.source);
-  finish(file, points[0], {{"valid", false}});
-  finish(file, points[1], {{"variant", nullptr}, {"failed", "the ranks ended with exit code 1"}});
-  finish(file, points[2], {{"valid", nullptr}, {"skipped", "4 ranks need 4 GPUs"}});
-  const SweepState state = file.read();
-  EXPECT_EQ(state.finished.size(), 3u);
-  EXPECT_EQ(state.failed, (std::vector<std::string>{points[0].key, points[1].key}));
-}
-
-TEST_F(SweepFileTest, AnotherPresetsFileIsRefused) {
-  { const SweepFile file(path_, "default.json", preset_.source); }
-  const SweepPreset other = load_preset(kPresets + "short.json");
-  try {
-    const SweepFile file(path_, "short.json", other.source);
-    FAIL() << "resumed a sweep of another preset";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("another preset (default.json)"), std::string::npos) << e.what();
-  }
-  std::ofstream(dir_ / "results.json") << R"({"schema": "symm.results/1", "rows": []})" << "\n";
-  EXPECT_THROW(SweepFile((dir_ / "results.json").string(), "default.json", preset_.source), Error);
-}
-
-// A file that is not a sweep is refused untouched: its last line used to be cut off as
-// "torn" before the header was looked at (a Chrome trace has no final newline).
-TEST_F(SweepFileTest, AFileThatIsNotASweepIsRefusedUntouched) {
-  const std::string trace = R"({"traceEvents": [{"name": "tile 0"}]})";
-  const std::string text = "notes\nmore notes, no newline";
-  for (const auto& [name, contents] : {std::pair{"run.trace.json", trace}, std::pair{"notes.txt", text}}) {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path) << contents;
-    EXPECT_NE(sweep_file_problem(path, "default.json", preset_.source).find("has no sweep header"), std::string::npos);
-    EXPECT_THROW(SweepFile(path, "default.json", preset_.source), Error) << name;
-    std::ifstream in(path);
-    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), contents) << name << " was changed";
-  }
-}
-
-// A point skipped for what this machine lacks (4 ranks, fewer GPUs) counts as done only in
-// the session that skipped it: a resume, perhaps on a bigger machine, runs it again.
-TEST_F(SweepFileTest, SkippedPointsAreTriedAgainOnResume) {
-  const std::vector<SweepPoint> points = expand(preset_);
-  const json skip = {{"variant", nullptr}, {"skipped", "4 ranks need 4 GPUs and 1 is visible"}};
-  {
-    const SweepFile file(path_, "default.json", preset_.source);
-    finish(file, points[0]);
-    file.append(result_line(points[1].key, 0, RunInfo{}, {skip}));
-    const SweepState state = file.read();
-    EXPECT_TRUE(state.finished.contains(points[1].key)) << "not tried twice in one session";
-    EXPECT_EQ(count_points({points[0], points[1]}, state).skipped, 1);
-  }
-  const SweepFile resumed(path_, "default.json", preset_.source);
-  SweepState state = resumed.read();
-  EXPECT_TRUE(state.finished.contains(points[0].key));
-  EXPECT_FALSE(state.finished.contains(points[1].key));
-  EXPECT_EQ(unfinished({points[0], points[1]}, state).size(), 1u);
-  EXPECT_EQ(state.seconds.size(), 1u) << "a skip took no measuring time";
-  finish(resumed, points[1]);  // this machine runs it
-  state = resumed.read();
-  EXPECT_TRUE(state.finished.contains(points[1].key));
-  const SweepCounts counts = count_points({points[0], points[1]}, state);
-  EXPECT_EQ(counts.measured, 2);
-  EXPECT_EQ(counts.skipped, 0);
-}
-
-// Hides every GPU (CUDA_VISIBLE_DEVICES=""), so that a 4-rank point is skipped on any
-// machine and the sweep launches nothing.
-class NoGpusVisible {
- public:
-  NoGpusVisible() {
-    if (const char* v = std::getenv(kName)) saved_ = v;
-    ::setenv(kName, "", 1);
-  }
-  ~NoGpusVisible() {
-    if (saved_)
-      ::setenv(kName, saved_->c_str(), 1);
-    else
-      ::unsetenv(kName);
-  }
-  NoGpusVisible(const NoGpusVisible&) = delete;
-  NoGpusVisible& operator=(const NoGpusVisible&) = delete;
-
- private:
-  static constexpr const char* kName = "CUDA_VISIBLE_DEVICES";
-  std::optional<std::string> saved_;
-};
-
-struct ProgramRun {
-  int code = 0;
-  std::string stderr_text;
-};
-
-// The program's driver, in this process, as main() runs it.
-ProgramRun run_program(std::vector<std::string> args) {
-  args.insert(args.begin(), "10_test");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  const NoGpusVisible no_gpus;
-  ProgramRun r;
-  testing::internal::CaptureStderr();
-  r.code = run(int(argv.size()), argv.data(), {"10_test", "test", ops::ScatterVariant::tma_push});
-  r.stderr_text = testing::internal::GetCapturedStderr();
-  return r;
-}
-
-class SweepRunTest : public SweepFileTest {
- protected:
-  void SetUp() override {
-    SweepFileTest::SetUp();
-    preset_path_ = (dir_ / "one_and_four.json").string();
-    std::ofstream(preset_path_) << R"({"sizes": [[4096, 4608, 8192]], "ranks": [1, 4]})";
-    preset_ = load_preset(preset_path_);
-  }
-  std::string preset_path_;
-};
-
-// -r 4 covers the 4-rank point only: a failure recorded for the 1-rank point is another
-// run's, and neither fails this one nor counts in its summary.
-TEST_F(SweepRunTest, OneRankCountCountsOnlyItsOwnPointsFailures) {
-  {
-    const SweepFile file(path_, preset_path_, preset_.source);
-    finish(file, expand(preset_).front(), {{"variant", nullptr}, {"failed", "the ranks ended with exit code 1"}});
-  }
-  const ProgramRun r = run_program({"--preset", preset_path_, "-r", "4", "-o", path_});
-  EXPECT_EQ(r.code, 0) << r.stderr_text;
-  EXPECT_NE(r.stderr_text.find("0 of 1 points measured, 1 skipped"), std::string::npos) << r.stderr_text;
-  EXPECT_NE(r.stderr_text.find(", 0 failed"), std::string::npos) << r.stderr_text;
-}
-
-// A skipped point is tried again by the next run (here skipped again, with its reason, as
-// this machine still lacks the GPUs); skips alone still exit 0, and the summary counts them.
-TEST_F(SweepRunTest, SkippedPointsAreTriedAgainAndCountedInTheSummary) {
-  for (int session = 1; session <= 2; ++session) {
-    const ProgramRun r = run_program({"--preset", preset_path_, "-r", "4", "-o", path_});
-    EXPECT_EQ(r.code, 0) << r.stderr_text;
-    EXPECT_NE(r.stderr_text.find("0 of 1 points measured, 1 skipped"), std::string::npos) << r.stderr_text;
-    EXPECT_EQ(result_lines(), session) << "the skipped point is tried in each session";
-  }
-}
-
-TEST(SweepProgress, SaysDoneLeftAndTimeLeft) {
-  EXPECT_EQ(duration_text(45), "45s");
-  EXPECT_EQ(duration_text(432), "7m12s");
-  EXPECT_EQ(duration_text(3720), "1h02m");
-  EXPECT_FALSE(seconds_left({}, 3));
-  EXPECT_DOUBLE_EQ(*seconds_left({10, 20}, 3), 45);
-  EXPECT_EQ(progress_text(12, 60, 432.0), "[####----------------] 12/60 points, 48 left, about 7m12s to go");
-  EXPECT_EQ(progress_text(0, 4, std::nullopt, 4), "[----] 0/4 points, 4 left, time left not known yet");
 }
 
 struct Parsed {

@@ -7,7 +7,7 @@
 
 #include "symm/host/team.hpp"
 
-namespace symm::examples {
+namespace symm {
 
 // Collective: every rank's `mine`, by rank.
 template <class T>
@@ -19,4 +19,4 @@ std::vector<T> gather(Team& team, const T& mine) {
   return all;
 }
 
-}  // namespace symm::examples
+}  // namespace symm
