@@ -154,8 +154,10 @@ std::string describe(const AllScatterShape& shape, const AllScatterPlan& plan);
 
 class GemmAllScatter {
  public:
-  // Collective: every rank constructs it with the same shape and options. Allocates the
-  // tile flags, epochs and arrival flags on the heap (and loopback buffers) and plans;
+  // Collective: every rank constructs it with the same shape and options. Plans, checks
+  // that every rank made the same plan (else every rank throws symm::Error naming the
+  // first difference: a shape term, or a plan term where GPUs or options differ), then
+  // allocates the tile flags, epochs and arrival flags on the heap (and loopback buffers);
   // the first run checks co-residency of the plan's grid with the occupancy API.
   GemmAllScatter(Runtime& rt, const AllScatterShape& shape, GemmAllScatterOptions options = {});
   ~GemmAllScatter();
@@ -169,11 +171,14 @@ class GemmAllScatter {
   // (ldc = N) on the symmetric heap at the same offset on every rank. Enqueues on
   // `stream` and returns; the stream passes the final barrier only once every rank's C is
   // complete (and every rank must be done with c before any rank runs into it again:
-  // above). Throws symm::Error before any launch if c is not on the heap or overlaps a or
-  // b_shard, and with the failure report appended when a CUDA error it sees follows a
-  // timed-out wait. A run that fails after enqueueing part of its work leaves the op out
-  // of step with its peers: every later run() refuses, saying so. bulk_synchronous's
-  // library GEMM allocates its scratch at its first run: run once before capturing it.
+  // above). The first run into each c is collective on the host: every rank checks that
+  // every rank's c lies on its heap at the same offset, and all throw if one does not.
+  // Throws symm::Error before any launch if c is not on the heap (or not at the peers'
+  // offset) or overlaps a or b_shard, and with the failure report appended when a CUDA
+  // error it sees follows a timed-out wait. A run that fails after enqueueing part of
+  // its work leaves the op out of step with its peers: every later run() refuses, saying
+  // so. bulk_synchronous's library GEMM allocates its scratch at its first run: run once
+  // before capturing it.
   void run(const void* a, const void* b_shard, void* c, cudaStream_t stream);
 
   // The loopback peers' C buffers (empty without loopback_peers).

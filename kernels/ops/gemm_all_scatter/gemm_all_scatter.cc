@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "launch.hpp"
+#include "rank_agreement.hpp"
 #include "tile_trace.hpp"
 #include "symm/gemm/gemm.hpp"
 #include "symm/gemm/tensor_maps.hpp"
@@ -27,6 +28,20 @@ namespace {
 bool has_push_role(ScatterVariant v) {
   return v == ScatterVariant::wg_specialization || v == ScatterVariant::producer_consumer ||
          v == ScatterVariant::bulk_synchronous;
+}
+
+// The plan, once every rank has made the same one: before anything collective is
+// allocated, so that ranks that disagree all stop here, each saying why.
+AllScatterPlan agreed_plan(Runtime& rt, const AllScatterShape& shape, const GemmAllScatterOptions& options) {
+  std::optional<AllScatterPlan> plan;
+  std::string refusal;
+  try {
+    plan = make_plan(shape, options, rt.world(), gemm::query_device_limits(rt.device()));
+  } catch (const Error& e) {
+    refusal = e.what();
+  }
+  detail::check_ranks_agree(rt.team(), detail::plan_terms(shape, plan ? &*plan : nullptr), refusal);
+  return *plan;
 }
 
 }  // namespace
@@ -55,6 +70,9 @@ struct GemmAllScatter::State {
   const void* last_a = nullptr;
   const void* last_b = nullptr;
   void* last_c = nullptr;
+  // The C buffers every rank has been seen to pass at the same heap offset: checked
+  // (collectively) the first time each is run, not on every switch between two.
+  std::vector<const void*> agreed_c;
   gemm::GemmProblem shard;
   detail::FusedLaunch launch;
   // A run that failed after enqueueing part of its work (partly_enqueued when it threw)
@@ -65,12 +83,13 @@ struct GemmAllScatter::State {
 
   State(Runtime& r, const AllScatterShape& s, GemmAllScatterOptions o)
       : rt(r), shape(s), options(std::move(o)),
-        plan(make_plan(s, options, r.world(), gemm::query_device_limits(r.device()))), barrier(r) {}
+        plan(agreed_plan(r, s, options)), barrier(r) {}
 
   int world() const { return rt.world(); }
   std::int64_t shard_n() const { return shape.n / world(); }
   int elem_bytes() const { return gemm::dtype_bytes(shape.dtype); }
   void prepare(const void* a, const void* b, void* c);
+  void check_c(const void* c);
   // The tiles the pushes walk: the GEMM's own (flags are indexed by its tile ids), or
   // after a plain GEMM (bulk_synchronous) a tiling of the shard.
   gemm::TileScheduler push_schedule() const {
@@ -163,16 +182,28 @@ bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_by
 
 }  // namespace
 
+// A C new to this op: on this rank's heap, and at the same offset on every rank (each
+// rank's pushes land at its own offset in the peers' heaps).
+void GemmAllScatter::State::check_c(const void* c) {
+  if (std::find(agreed_c.begin(), agreed_c.end(), c) != agreed_c.end()) return;
+  const std::size_t c_bytes = std::size_t(shape.m) * shape.n * elem_bytes();
+  const bool on_heap = c && rt.heap().contains(c, c_bytes);
+  const std::int64_t offset = on_heap ? static_cast<const std::byte*>(c) - rt.heap().base() : detail::kNotOnHeap;
+  detail::check_same_c_offset(
+      rt.team(), offset,
+      fmt::format("symm gemm_all_scatter: C ({}, {} x {}) must lie on the symmetric heap, at the same offset on "
+                  "every rank: allocate it with the heap's factories",
+                  c, shape.m, shape.n));
+  agreed_c.push_back(c);
+}
+
 void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
   if (a == last_a && b == last_b && c == last_c) return;
   // Until this set of operands is fully prepared: a preparation that throws half-way must
   // not pass for done when the same operands come back.
   last_a = last_b = last_c = nullptr;
+  check_c(c);
   const std::size_t c_bytes = std::size_t(shape.m) * shape.n * elem_bytes();
-  if (!c || !rt.heap().contains(c, c_bytes))
-    throw Error(fmt::format("symm gemm_all_scatter: C ({}, {} x {}) must lie on the symmetric heap, at the "
-                            "same offset on every rank: allocate it with the heap's factories",
-                            c, shape.m, shape.n));
   if (!a || !b) throw Error("symm gemm_all_scatter: A and B must be non-null device pointers");
   // Peers write into C while this rank still reads A and B.
   const std::size_t a_bytes = std::size_t(shape.m) * shape.k * elem_bytes();

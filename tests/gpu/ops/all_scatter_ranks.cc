@@ -66,6 +66,19 @@ std::size_t wrong_elements(const std::vector<std::uint8_t>& c, const std::vector
   return wrong;
 }
 
+// Whether `body` threw a symm::Error whose message holds `part` (printed where it did not).
+template <class Body>
+bool refused_with(const char* what, const char* part, Body&& body) {
+  try {
+    body();
+    std::printf("%s was not refused\n", what);
+  } catch (const Error& e) {
+    if (std::strstr(e.what(), part) != nullptr) return true;
+    std::printf("%s refused for another reason: %s\n", what, e.what());
+  }
+  return false;
+}
+
 }  // namespace
 
 int all_scatter_matches_gemm_alone(Runtime& rt, const ScatterCase& c) {
@@ -162,16 +175,8 @@ int operands_overlapping_c_are_refused(Runtime& rt) {
   ops::GemmAllScatterOptions o;
   o.loopback_peers = 1;
   ops::GemmAllScatter op(rt, s, o);
-  try {
-    op.run(c.data + s.n, b.data, c.data, stream);  // A: rows of C
-    std::printf("A inside C was not refused\n");
-    return 1;
-  } catch (const Error& e) {
-    if (std::strstr(e.what(), "overlaps C") == nullptr) {
-      std::printf("refused for another reason: %s\n", e.what());
-      return 1;
-    }
-  }
+  const bf16* a_in_c = c.data + s.n;  // rows of C
+  if (!refused_with("A inside C", "overlaps C", [&] { op.run(a_in_c, b.data, c.data, stream); })) return 1;
   op.run(a.data, b.data, c.data, stream);  // nothing was launched: the op runs on
   SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
   return 0;
@@ -185,12 +190,54 @@ int peer_never_arrives(Runtime& rt) {
   auto b = randn<bf16>(rt.heap(), {s.k, s.n / rt.world()}, 2, stream);
   auto c = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
   ops::GemmAllScatter op(rt, s, {});
+  // Together once: the first run into C is where the ranks check its offset on the host.
+  op.run(a.data, b.data, c.data, stream);
+  SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  rt.team().barrier();
   if (rt.rank() == 0) {
     op.run(a.data, b.data, c.data, stream);
     SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));  // throws once the barrier traps
     return 0;
   }
-  rt.team().barrier();  // rank 1 never runs the op; this ends when rank 0 is gone
+  rt.team().barrier();  // rank 1 never runs the op again; this ends when rank 0 is gone
+  return 0;
+}
+
+int ranks_given_different_shapes_all_refuse(Runtime& rt) {
+  cudaStream_t stream = nullptr;
+  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const ops::AllScatterShape s{256, 512, 256, gemm::DType::bf16, gemm::BLayout::kn};
+  ops::AllScatterShape mine = s;
+  mine.m += 64 * rt.rank();
+  if (!refused_with("a rank's other M", "different shapes: M is 256 on rank 0 and 320 on rank 1",
+                    [&] { ops::GemmAllScatter op(rt, mine, {}); }))
+    return 1;
+  // Nothing was allocated or launched: the same shape then runs on every rank.
+  auto a = randn<bf16>(rt.heap(), {s.m, s.k}, 1, stream);
+  auto b = randn<bf16>(rt.heap(), {s.k, s.n / rt.world()}, 2, stream);
+  auto c = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
+  ops::GemmAllScatter op(rt, s, {});
+  op.run(a.data, b.data, c.data, stream);
+  SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return 0;
+}
+
+int c_at_another_offset_is_refused_on_every_rank(Runtime& rt) {
+  cudaStream_t stream = nullptr;
+  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const ops::AllScatterShape s{256, 512, 256, gemm::DType::bf16, gemm::BLayout::kn};
+  auto a = randn<bf16>(rt.heap(), {s.m, s.k}, 1, stream);
+  auto b = randn<bf16>(rt.heap(), {s.k, s.n / rt.world()}, 2, stream);
+  auto c0 = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
+  auto c1 = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
+  ops::GemmAllScatter op(rt, s, {});
+  bf16* mine = rt.rank() == 1 ? c1.data : c0.data;  // rank 1 passes the second C
+  if (!refused_with("C at another offset on rank 1", "on rank 1; the peers store into C at this rank's offset",
+                    [&] { op.run(a.data, b.data, mine, stream); }))
+    return 1;
+  // Refused before any launch, on every rank: the same C then runs.
+  op.run(a.data, b.data, c0.data, stream);
+  SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
   return 0;
 }
 

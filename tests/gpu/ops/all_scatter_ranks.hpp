@@ -24,8 +24,17 @@ int all_scatter_matches_gemm_alone(Runtime& rt, const ScatterCase& c);
 // (if any) and returns 3 when the run failed as it should, 0 if it did not fail.
 int comm_wait_times_out(Runtime& rt);
 
-// Rank 1 never joins the run: rank 0's stream barrier times out (and traps).
+// After a first run together, rank 1 never joins the next: rank 0's stream barrier times
+// out (and traps).
 int peer_never_arrives(Runtime& rt);
+
+// Two ranks: rank 1 constructs the op with another M, and every rank's constructor
+// refuses, naming M and both values; the same shape then runs. 0 when both hold.
+int ranks_given_different_shapes_all_refuse(Runtime& rt);
+
+// Two ranks: rank 1 runs into a C at another heap offset, and every rank's run refuses
+// before any launch, naming both offsets; the same C then runs. 0 when both hold.
+int c_at_another_offset_is_refused_on_every_rank(Runtime& rt);
 
 // A run whose A lies inside C (which the peers write) is refused before any launch, and
 // the op then runs separate operands: 0 when both hold, else 1 with what went wrong.

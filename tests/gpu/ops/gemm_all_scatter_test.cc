@@ -303,6 +303,18 @@ TEST(GemmAllScatterFailures, OperandsOverlappingCAreRefusedBeforeAnyLaunch) {
   EXPECT_EQ(run.exit_code, 0) << run.output[0];
 }
 
+TEST(GemmAllScatterFailures, RanksGivenDifferentShapesAllRefuseBeforeAllocatingAnything) {
+  SYMM_REQUIRE_GPUS(1);
+  const CapturedRun run = run_on_ranks_captured(2, ranks_given_different_shapes_all_refuse);
+  EXPECT_EQ(run.exit_code, 0) << run.output[0] << run.output[1];
+}
+
+TEST(GemmAllScatterFailures, CAtAnotherOffsetOnOneRankIsRefusedOnEveryRankBeforeAnyLaunch) {
+  SYMM_REQUIRE_GPUS(1);
+  const CapturedRun run = run_on_ranks_captured(2, c_at_another_offset_is_refused_on_every_rank);
+  EXPECT_EQ(run.exit_code, 0) << run.output[0] << run.output[1];
+}
+
 TEST(GemmAllScatterFailures, APeerThatNeverArrivesEndsEveryRankWithinTheBudget) {
   SYMM_REQUIRE_GPUS(1);
   ScopedEnv budget("SYMM_WAIT_TIMEOUT_MS", "300");
