@@ -182,21 +182,35 @@ int operands_overlapping_c_are_refused(Runtime& rt) {
   return 0;
 }
 
-int peer_never_arrives(Runtime& rt) {
+namespace {
+
+// The failure tests' small problem: A, this rank's B shard and C, on the heap.
+struct SmallProblem {
+  ops::AllScatterShape shape{256, 512, 256, gemm::DType::bf16, gemm::BLayout::kn};
   cudaStream_t stream = nullptr;
-  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  const ops::AllScatterShape s{256, 512, 256, gemm::DType::bf16, gemm::BLayout::kn};
-  auto a = randn<bf16>(rt.heap(), {s.m, s.k}, 1, stream);
-  auto b = randn<bf16>(rt.heap(), {s.k, s.n / rt.world()}, 2, stream);
-  auto c = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
-  ops::GemmAllScatter op(rt, s, {});
-  // Together once: the first run into C is where the ranks check its offset on the host.
-  op.run(a.data, b.data, c.data, stream);
-  SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  bf16 *a = nullptr, *b = nullptr, *c = nullptr;
+
+  explicit SmallProblem(Runtime& rt) {
+    SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    a = randn<bf16>(rt.heap(), {shape.m, shape.k}, 1, stream).data;
+    b = randn<bf16>(rt.heap(), {shape.k, shape.n / rt.world()}, 2, stream).data;
+    c = empty<bf16>(rt.heap(), {shape.m, shape.n}, stream).data;
+  }
+  void run(ops::GemmAllScatter& op, bf16* into) const {
+    op.run(a, b, into, stream);
+    SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));  // throws once a timed-out wait traps
+  }
+};
+
+}  // namespace
+
+int peer_never_arrives(Runtime& rt) {
+  const SmallProblem p(rt);
+  ops::GemmAllScatter op(rt, p.shape, {});
+  p.run(op, p.c);  // together once: the first run into C checks its offset on the host
   rt.team().barrier();
   if (rt.rank() == 0) {
-    op.run(a.data, b.data, c.data, stream);
-    SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));  // throws once the barrier traps
+    p.run(op, p.c);
     return 0;
   }
   rt.team().barrier();  // rank 1 never runs the op again; this ends when rank 0 is gone
@@ -204,40 +218,25 @@ int peer_never_arrives(Runtime& rt) {
 }
 
 int ranks_given_different_shapes_all_refuse(Runtime& rt) {
-  cudaStream_t stream = nullptr;
-  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  const ops::AllScatterShape s{256, 512, 256, gemm::DType::bf16, gemm::BLayout::kn};
-  ops::AllScatterShape mine = s;
+  const SmallProblem p(rt);
+  ops::AllScatterShape mine = p.shape;
   mine.m += 64 * rt.rank();
   if (!refused_with("a rank's other M", "different shapes: M is 256 on rank 0 and 320 on rank 1",
                     [&] { ops::GemmAllScatter op(rt, mine, {}); }))
     return 1;
-  // Nothing was allocated or launched: the same shape then runs on every rank.
-  auto a = randn<bf16>(rt.heap(), {s.m, s.k}, 1, stream);
-  auto b = randn<bf16>(rt.heap(), {s.k, s.n / rt.world()}, 2, stream);
-  auto c = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
-  ops::GemmAllScatter op(rt, s, {});
-  op.run(a.data, b.data, c.data, stream);
-  SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  ops::GemmAllScatter op(rt, p.shape, {});  // nothing was allocated: the same shape runs
+  p.run(op, p.c);
   return 0;
 }
 
 int c_at_another_offset_is_refused_on_every_rank(Runtime& rt) {
-  cudaStream_t stream = nullptr;
-  SYMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  const ops::AllScatterShape s{256, 512, 256, gemm::DType::bf16, gemm::BLayout::kn};
-  auto a = randn<bf16>(rt.heap(), {s.m, s.k}, 1, stream);
-  auto b = randn<bf16>(rt.heap(), {s.k, s.n / rt.world()}, 2, stream);
-  auto c0 = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
-  auto c1 = empty<bf16>(rt.heap(), {s.m, s.n}, stream);
-  ops::GemmAllScatter op(rt, s, {});
-  bf16* mine = rt.rank() == 1 ? c1.data : c0.data;  // rank 1 passes the second C
+  const SmallProblem p(rt);
+  bf16* other_c = empty<bf16>(rt.heap(), {p.shape.m, p.shape.n}, p.stream).data;
+  ops::GemmAllScatter op(rt, p.shape, {});
   if (!refused_with("C at another offset on rank 1", "on rank 1; the peers store into C at this rank's offset",
-                    [&] { op.run(a.data, b.data, mine, stream); }))
+                    [&] { p.run(op, rt.rank() == 1 ? other_c : p.c); }))
     return 1;
-  // Refused before any launch, on every rank: the same C then runs.
-  op.run(a.data, b.data, c0.data, stream);
-  SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  p.run(op, p.c);  // refused before any launch, on every rank: the same C then runs
   return 0;
 }
 
