@@ -54,9 +54,10 @@ GemmOptions GemmOptions::from_env() {
   if (const char* c = env("SYMM_GEMM_CONFIG")) {
     KernelConfig cfg;
     if (!parse_config(c, cfg))
-      throw Error(fmt::format("symm gemm: SYMM_GEMM_CONFIG='{}' is not valid: expected BMxBNxBKsSTAGES with "
-                              "an optional -pingpong, e.g. 128x256x64s4 or 128x128x64s6-pingpong; fix it, or "
-                              "unset it for the heuristic's choice",
+      throw Error(fmt::format("symm gemm: SYMM_GEMM_CONFIG='{}' is not valid: expected BMxBNxBKsSTAGES, then "
+                              "an optional cluster (cM for M x 1 blocks, or cMxN) and an optional -pingpong or "
+                              "-swapped, e.g. 128x256x64s4, 128x128x64s6-pingpong, 128x256x64s4c2x2 or "
+                              "200x128x64s4c2-swapped; fix it, or unset it for the heuristic's choice",
                               c));
     o.config = cfg;
   }

@@ -26,9 +26,9 @@
 namespace symm::gemm {
 
 // The key of a tuned plan: the GPU, the problem's extent, types and B layout, the options
-// that change the candidates (blocks, group size, splits, stream-K, split tail, ping-pong)
-// and the candidates timed, so a heuristic that proposes other plans (a new build) tunes
-// afresh.
+// that change the candidates (blocks, group size, splits, stream-K, split tail, ping-pong,
+// clusters, operand copies) and the candidates timed, so a heuristic that proposes other
+// plans (a new build) tunes afresh.
 // Strides and addresses are not part of it: the candidates are rebuilt for the actual
 // problem, and a recorded plan is used only if it is one of them.
 std::string plan_cache_key(std::string_view gpu_name, const DeviceLimits& d, const GemmProblem& p,
