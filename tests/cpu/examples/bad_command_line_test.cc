@@ -29,7 +29,11 @@ void expect_refused_before_gpu_work(const std::vector<BadInput>& table) {
     std::string command = bad.program.substr(bad.program.rfind('/') + 1);
     for (const std::string& a : bad.args) command += " '" + a + "'";
     SCOPED_TRACE(command);
-    const symm::test::ProgramOutcome out = symm::test::run_program(bad.program, bad.args, bad.env);
+    // No GPU visible, on GPU machines too: a program that looked for one before refusing
+    // its input says "no GPU visible" wherever the test runs.
+    std::vector<std::string> env{"CUDA_VISIBLE_DEVICES="};
+    env.insert(env.end(), bad.env.begin(), bad.env.end());
+    const symm::test::ProgramOutcome out = symm::test::run_program(bad.program, bad.args, env);
     EXPECT_EQ(out.term_signal, 0) << out.output;
     EXPECT_EQ(out.exit_code, 2) << out.output;
     const std::size_t named = out.output.find(bad.expected);

@@ -10,15 +10,18 @@
 #include <cerrno>
 #include <cstring>
 
-extern char** environ;
+#include "test_environment.hpp"
 
 namespace symm::test {
 
 ProgramOutcome run_program(const std::string& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& extra_env, std::chrono::seconds limit) {
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
-  env_strings.insert(env_strings.end(), extra_env.begin(), extra_env.end());
+  EnvOverrides overrides;
+  for (const std::string& setting : extra_env) {
+    const auto eq = setting.find('=');
+    overrides[setting.substr(0, eq)] = eq == std::string::npos ? "" : setting.substr(eq + 1);
+  }
+  std::vector<std::string> env_strings = environment_strings(merged_environment(overrides));
   std::vector<std::string> arg_strings{program};
   arg_strings.insert(arg_strings.end(), args.begin(), args.end());
   std::vector<char*> argv, envp;

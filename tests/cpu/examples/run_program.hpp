@@ -13,8 +13,9 @@ struct ProgramOutcome {
   std::string output;    // stdout and stderr, interleaved (or why it could not start)
 };
 
-// Runs `program` with `args`, this process's environment plus `extra_env` ("NAME=value");
-// killed (SIGKILL, said in the output) when it still runs after `limit`.
+// Runs `program` with `args`, in this process's environment without launcher or symm rank
+// variables, with `extra_env` ("NAME=value", replacing an inherited value) on top; killed
+// (SIGKILL, said in the output) when it still runs after `limit`.
 ProgramOutcome run_program(const std::string& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& extra_env = {},
                            std::chrono::seconds limit = std::chrono::seconds(30));

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "../launch/scoped_env.hpp"
+#include "scoped_env.hpp"
 #include "fake_problem.hpp"
 #include "symm/gemm/plan_cache.hpp"
 
@@ -234,15 +234,17 @@ TEST_F(PlanCacheTest, ConcurrentWritersKeepEveryEntry) {
   constexpr int kWriters = 6, kKeys = 20;
   const PlanCache cache(path_);
   const auto codes = in_children(kWriters + 1, [&](int i) {
-    if (i == kWriters) {  // the reader
-      for (int r = 0; r < 400; ++r) {
+    if (i == kWriters) {  // the reader: until it has read the file 400 times
+      int read = 0;
+      for (int r = 0; r < 1000000 && read < 400; ++r) {
         std::ifstream in(path_);
         if (!in) continue;
         std::stringstream text;
         text << in.rdbuf();
         if (!nlohmann::json::accept(text.str())) return 1;
+        ++read;
       }
-      return 0;
+      return read > 0 ? 0 : 2;  // 2: the writers' file never appeared
     }
     for (int j = 0; j < kKeys; ++j)
       cache.record(key_ + " writer " + std::to_string(i) + " #" + std::to_string(j), candidates_[j % 4],

@@ -15,27 +15,10 @@
 #include <stdexcept>
 #include <thread>
 
-extern char** environ;
-
 namespace symm::test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-bool is_rank_variable(const std::string& name) {
-  static const char* const exact[] = {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK",
-                                      "GROUP_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "SYMM_RANK",
-                                      "SYMM_WORLD", "SYMM_LOCAL_RANK", "SYMM_JOB_ID", "SYMM_RANK_TIMEOUT_S",
-                                      "SYMM_BOOTSTRAP_TIMEOUT_MS", "SYMM_LOG_LEVEL"};
-  static const char* const prefixes[] = {"TORCHELASTIC_", "OMPI_", "PMIX_", "PMI_", "SLURM_"};
-  for (const char* e : exact) {
-    if (name == e) return true;
-  }
-  for (const char* p : prefixes) {
-    if (name.starts_with(p)) return true;
-  }
-  return false;
-}
 
 // Orphaned ranks (their supervisor killed) are re-parented to this process, so that
 // they can be observed and reaped here instead of by init.
@@ -49,36 +32,11 @@ void become_subreaper() {
 
 }  // namespace
 
-std::map<std::string, std::string> clean_environment() {
-  std::map<std::string, std::string> env;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    std::string text(*entry);
-    const auto eq = text.find('=');
-    if (eq == std::string::npos) continue;
-    std::string name = text.substr(0, eq);
-    if (!is_rank_variable(name)) env[name] = text.substr(eq + 1);
-  }
-  return env;
-}
-
-std::map<std::string, std::string> merged_environment(const EnvOverrides& overrides) {
-  auto env = clean_environment();
-  for (const auto& [name, value] : overrides) {
-    if (value) {
-      env[name] = *value;
-    } else {
-      env.erase(name);
-    }
-  }
-  return env;
-}
-
 DriverProcess::DriverProcess(const std::vector<std::string>& args, const EnvOverrides& overrides) {
   become_subreaper();
   std::vector<std::string> argv_strings{SYMM_LAUNCH_DRIVER_PATH};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  std::vector<std::string> env_strings;
-  for (const auto& [name, value] : merged_environment(overrides)) env_strings.push_back(name + "=" + value);
+  std::vector<std::string> env_strings = environment_strings(merged_environment(overrides));
   std::vector<char*> argv, envp;
   for (auto& s : argv_strings) argv.push_back(s.data());
   for (auto& s : env_strings) envp.push_back(s.data());

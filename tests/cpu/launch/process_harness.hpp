@@ -10,16 +10,11 @@
 #include <vector>
 
 #include "symm/host/unique_fd.hpp"
+#include "test_environment.hpp"
 
 namespace symm::test {
 
 using namespace std::chrono_literals;
-using EnvOverrides = std::map<std::string, std::optional<std::string>>;  // nullopt: unset
-
-// This process's environment without any launcher's or symm's rank variables, so that
-// tests behave the same when the test itself runs under srun, mpirun or torchrun.
-std::map<std::string, std::string> clean_environment();
-std::map<std::string, std::string> merged_environment(const EnvOverrides& overrides);
 
 class DriverProcess {
  public:

@@ -4,6 +4,7 @@
 #include "env.hpp"
 #include "gpu_count.hpp"
 #include "launcher_env.hpp"
+#include "scoped_env.hpp"
 #include "symm/common/error.hpp"
 #include "symm/host/launch.hpp"
 
@@ -140,7 +141,11 @@ TEST(VisibleDevices, CountingNeverFails) {
   EXPECT_GE(count.visible, 0);
   EXPECT_LE(count.visible, count.driver);
   EXPECT_EQ(count.visible == 0, !count.why_none.empty());
-  EXPECT_EQ(symm::count_visible_gpus(), count.visible);
+  // An empty mask hides every GPU, on a GPU machine too, and says why.
+  ScopedEnv hidden("CUDA_VISIBLE_DEVICES", "");
+  const auto none = symm::detail::count_gpus();
+  EXPECT_EQ(none.visible, 0);
+  EXPECT_FALSE(none.why_none.empty());
 }
 
 }  // namespace

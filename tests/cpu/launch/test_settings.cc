@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "scoped_env.hpp"
 #include "symm/common/error.hpp"
@@ -27,7 +30,9 @@ TEST(Settings, UnsetOrEmptyMeansTheDefault) {
     const char* names[] = {"SYMM_LOG_LEVEL",   "SYMM_RANK_TIMEOUT_S",   "SYMM_BOOTSTRAP_TIMEOUT_MS",
                            "SYMM_HEAP_SIZE",   "SYMM_HEAP_TRANSPORT",   "SYMM_HEAP_CHECK_EVERY",
                            "SYMM_WAIT_TIMEOUT_MS", "SYMM_LOCAL_RANK"};
-    for (const char* name : names) value ? (void)::setenv(name, value, 1) : (void)::unsetenv(name);
+    std::vector<std::unique_ptr<ScopedEnv>> scoped;
+    for (const char* name : names)
+      scoped.push_back(value ? std::make_unique<ScopedEnv>(name, value) : std::make_unique<ScopedEnv>(name, std::nullopt));
     EXPECT_EQ(settings::log_level(), symm::log::Level::info);
     EXPECT_FALSE(settings::rank_timeout());
     EXPECT_EQ(settings::bootstrap_timeout().count(), 120000);
@@ -37,7 +42,6 @@ TEST(Settings, UnsetOrEmptyMeansTheDefault) {
     EXPECT_FALSE(settings::wait_timeout_ms());
     EXPECT_FALSE(settings::local_rank());
     EXPECT_EQ(settings::check_all(), "");
-    for (const char* name : names) ::unsetenv(name);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -308,8 +309,27 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
     o.gsize_m = pick(0, 12);
     o.split_tail = pick(0, 7) == 0 ? pick(-3, 3) : pick(-1, 1);
     const int sms = pick(0, 1) ? kH200Sms : pick(8, 140);
+    std::optional<AllScatterPlan> plan;
+    std::string refusal;
     try {
-      const AllScatterPlan p = make_plan(s, o, world, sms);
+      plan = make_plan(s, o, world, sms);
+    } catch (const Error& e) {
+      refusal = e.what();
+    }
+    if (!plan) {
+      EXPECT_GT(refusal.size(), 30u) << "a refusal must say why";
+      // A shape that can be scattered, with every knob at its default, must be planned.
+      // (A forced split, split_tail 1, is refused to fused_sequential, which never splits.)
+      const bool defaults = o.gemm_sms == 0 && o.num_sms == 0 && o.comm_sms == 0 && o.gsize_m >= 1 &&
+                            o.split_tail >= -1 &&
+                            o.split_tail <= (o.variant == ScatterVariant::fused_sequential ? 0 : 1);
+      EXPECT_FALSE(validate(s, world).empty() && defaults)
+          << "refused " << s.m << " x " << s.n << " x " << s.k << " on " << world << " ranks of " << sms
+          << " SMs, " << to_string(*o.variant) << ", with default knobs: " << refusal;
+      continue;
+    }
+    {
+      const AllScatterPlan& p = *plan;
       ++planned;
       ASSERT_EQ(validate(s, world), "");
       EXPECT_GE(p.gemm_sms, 1);
@@ -343,8 +363,6 @@ TEST(GemmAllScatterPlan, RandomProblemsPlanSoundlyOrAreRefused) {
         EXPECT_LE(p.gemm_sms + p.comm_sms, sms);
       }
       EXPECT_EQ(p.peers, world - 1);
-    } catch (const Error& e) {
-      EXPECT_GT(std::string(e.what()).size(), 30u) << "a refusal must say why";
     }
   }
   EXPECT_GT(planned, 500);  // the walk reaches valid plans, not only refusals

@@ -35,7 +35,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 TEST(RankAgreement, RanksThatPlannedTheSameOpGoOn) {
   const PlanTerms mine = terms_of(kShape, {}, 3);
   for (const std::string& error : check({mine, mine, mine})) EXPECT_EQ(error, "");
-  EXPECT_EQ(first_disagreement(std::vector<PlanTerms>{mine}), "");
+  EXPECT_EQ(first_disagreement(std::vector<PlanTerms>{mine, mine}), "");
 }
 
 TEST(RankAgreement, AShapeGivenDifferentlyStopsEveryRankNamingTheTerm) {

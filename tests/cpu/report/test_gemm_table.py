@@ -74,6 +74,7 @@ class GemmTable(unittest.TestCase):
         self.assertIn(f"geomean {(0.95 * 0.80) ** 0.5:.3f}, min 0.800 over 2 problems; lowest: "
                       "2000 x 1024 x 4096 bf16 (0.800); 1000 x 1024 x 4096 bf16 (0.950)", text)
         code, text = self.tool(untuned)  # no tuned file beside it: no comparison
+        self.assertEqual(code, 0, text)
         self.assertNotIn("untuned over tuned", text)
 
     def test_bad_usage_exits_2(self):

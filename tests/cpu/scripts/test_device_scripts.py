@@ -96,6 +96,7 @@ class DeviceScripts(unittest.TestCase):
         self.assertEqual(code, 0, output)
         table = subprocess.run([os.path.join(ROOT, "tools", "report", "proxy-table"), "ab", self.out],
                                capture_output=True, text=True)
+        self.assertEqual(table.returncode, 0, table.stderr)
         self.assertIn("| 1.050 INVALID |", table.stdout)
 
     def test_bad_rounds_and_missing_programs_are_refused(self):

@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gemm_test_util.hpp"
+#include "symm/common/error.hpp"
 #include "symm/gemm/gemm.hpp"
 
 namespace symm::gemm::test {
@@ -37,16 +39,25 @@ class GemmVsCublas {
     Operands o(c);
     Gemm gemm(options);
     const Plan plan = gemm.plan(o.p);
-    // Runs before the last multiply another B: a split-K finisher that did not wait for
-    // this launch's partials (a counter the previous launch left set) would add the
-    // previous product's partials and fail the check.
-    for (int r = 0; r < repeats; ++r) {
-      o.upload_b(r + 1 < repeats ? o.other_b_bits : o.b_bits);
-      o.poison_c();
-      gemm.run(o.p, plan, nullptr);
-      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << describe(o.p, plan);
+    run_planned(o, gemm, plan, repeats);
+    return plan;
+  }
+
+  // As run, where the options may be refused: a symm::Error from making the Gemm or its
+  // plan is returned in `refusal`, with nothing run; anything failing later fails as in run.
+  std::optional<Plan> run_unless_refused(const Case& c, const GemmOptions& options, int repeats,
+                                         std::string& refusal) {
+    Operands o(c);
+    std::optional<Gemm> gemm;
+    std::optional<Plan> plan;
+    try {
+      gemm.emplace(options);
+      plan = gemm->plan(o.p);
+    } catch (const Error& e) {
+      refusal = e.what();
+      return std::nullopt;
     }
-    check(o, describe(o.p, plan));
+    run_planned(o, *gemm, *plan, repeats);
     return plan;
   }
 
@@ -147,6 +158,19 @@ class GemmVsCublas {
     }
     void poison_c() { EXPECT_EQ(cudaMemset(out.get(), 0xFF, c_bytes()), cudaSuccess); }  // NaN in every type
   };
+
+  // Runs before the last multiply another B: a split-K finisher that did not wait for
+  // this launch's partials (a counter the previous launch left set) would add the
+  // previous product's partials and fail the check.
+  void run_planned(Operands& o, Gemm& gemm, const Plan& plan, int repeats) {
+    for (int r = 0; r < repeats; ++r) {
+      o.upload_b(r + 1 < repeats ? o.other_b_bits : o.b_bits);
+      o.poison_c();
+      gemm.run(o.p, plan, nullptr);
+      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << describe(o.p, plan);
+    }
+    check(o, describe(o.p, plan));
+  }
 
   // C (with B as last uploaded) against cuBLAS; the columns of a wider C around the block
   // untouched.

@@ -66,6 +66,13 @@ std::size_t wrong_elements(const std::vector<std::uint8_t>& c, const std::vector
   return wrong;
 }
 
+// Elements of `c` still holding the all-ones poison (2-byte elements).
+std::size_t poisoned_elements(const std::vector<std::uint8_t>& c) {
+  std::size_t poisoned = 0;
+  for (std::size_t i = 0; i + 1 < c.size(); i += 2) poisoned += c[i] == 0xFF && c[i + 1] == 0xFF;
+  return poisoned;
+}
+
 // Whether `body` threw a symm::Error whose message holds `part` (printed where it did not).
 template <class Body>
 bool refused_with(const char* what, const char* part, Body&& body) {
@@ -122,6 +129,12 @@ int all_scatter_matches_gemm_alone(Runtime& rt, const ScatterCase& c) {
         throw;
       }
       const auto reference = to_host(in.reference, c_bytes);
+      // The reference starts as the same NaN poison as C: an element neither writes (a
+      // tile the shared schedule drops) would match. Finite operands give no NaN.
+      const std::size_t unwritten = poisoned_elements(reference);
+      failures.check(unwritten == 0, fmt::format("iteration {} rank {}: {} of {} elements of the reference were "
+                                                 "never written by our GEMM alone",
+                                                 it, me, unwritten, c_bytes / 2));
       for (std::size_t i = 0; i < copies.size(); ++i) {
         const std::size_t wrong = wrong_elements(to_host(copies[i], c_bytes), reference);
         failures.check(wrong == 0, fmt::format("{} iteration {} rank {} copy {}: {} of {} elements differ "
@@ -292,7 +305,13 @@ int traced_run_covers_every_tile(Runtime& rt, ops::GemmAllScatterOptions o, bool
     if (pushes && !bulk)
       for (int t = 0; t < tiles; ++t)
         failures.check(pushed[t] == per_tile, fmt::format("tile {} pushed {} times", t, pushed[t]));
-    if (bulk) failures.check(std::count(pushed.begin(), pushed.end(), 1) > 0, "bulk_synchronous pushed no tile");
+    if (bulk) {  // the scatter's own tiling of the shard: ids 0, 1, ... each pushed once
+      const int covered = int(std::find(pushed.begin(), pushed.end(), 0) - pushed.begin());
+      failures.check(covered > 0, "bulk_synchronous pushed no tile");
+      for (int t = 0; t < int(pushed.size()); ++t)
+        failures.check(pushed[t] == (t < covered ? 1 : 0),
+                       fmt::format("bulk_synchronous tile {} pushed {} times ({} tiles pushed)", t, pushed[t], covered));
+    }
     failures.check((drains > 0) == (variant == ops::ScatterVariant::tma_push),
                    fmt::format("{} drain events", drains));
     if (gemm_blocks_push)

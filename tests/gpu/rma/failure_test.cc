@@ -8,27 +8,11 @@
 #include <string>
 
 #include "harness.hpp"
+#include "scoped_env.hpp"
 #include "rank_bodies.hpp"
 
 namespace symm::test {
 namespace {
-
-// Sets an environment variable for the ranks this test starts, restoring it after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 void expect_mentions(const std::string& output, const std::string& text) {
   EXPECT_NE(output.find(text), std::string::npos) << "missing \"" << text << "\" in:\n" << output;
