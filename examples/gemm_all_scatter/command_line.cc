@@ -18,6 +18,7 @@
 #include "symm/host/input_checks.hpp"
 #include "symm/host/log.hpp"
 #include "symm/host/options.hpp"
+#include "symm/host/results.hpp"
 #include "symm/host/settings.hpp"
 
 namespace symm::examples::gemm_all_scatter {
@@ -132,7 +133,7 @@ std::string check_sweep_flags(const std::vector<PointFlag>& point_flags, bool ou
     if (r > 0 && std::find(preset.ranks.begin(), preset.ranks.end(), r) == preset.ranks.end())
       return fmt::format("-r {}: the preset {} runs {} ranks; give one of these, or no -r", r,
                          cl.preset, fmt::join(preset.ranks, ", "));
-    return sweep_file_problem(cl.output_file, cl.preset, preset.source);
+    return sweep_file_problem(cl.output_file, cl.preset, preset.source, sweep_settings(cl));
   } catch (const Error& e) {
     return e.what();
   }
@@ -226,6 +227,17 @@ std::string parse_variants(const std::string& text, std::vector<RequestedVariant
     }
   }
   return {};
+}
+
+nlohmann::json sweep_settings(const CommandLine& cl) {
+  nlohmann::json settings = {{"--gemm_sms", cl.op.gemm_sms},
+                             {"--num_sms", cl.op.num_sms},
+                             {"--comm_sms", cl.op.comm_sms},
+                             {"--n_warmup", cl.counts_given ? nlohmann::json(cl.n_warmup) : nlohmann::json()},
+                             {"--n_repeat", cl.counts_given ? nlohmann::json(cl.n_repeat) : nlohmann::json()}};
+  for (const auto& [name, value] : symm_environment())
+    if (name.starts_with("SYMM_GEMM_")) settings[name] = value;
+  return settings;
 }
 
 int parse(int argc, char** argv, const Program& program, CommandLine& cl) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "driver.hpp"
 #include "symm/gemm/config.hpp"
 #include "symm/host/launch.hpp"
@@ -37,6 +39,11 @@ struct CommandLine {
   std::string preset;  // --preset: a sweep (sweep.hpp); the preset then defines the points
   LaunchOptions launch;
 };
+
+// What a sweep's points are measured with beside its preset, by the flag or variable that
+// sets it: --gemm_sms, --num_sms, --comm_sms, --n_warmup and --n_repeat (null: the
+// preset's), and every SYMM_GEMM_* variable set. A resumed sweep must have the same.
+nlohmann::json sweep_settings(const CommandLine& cl);
 
 // Parses argv and checks what needs no GPU. Returns -1 to go on, else the exit code
 // (0 after --help, 2 for a bad command line, with one line saying what is wrong).

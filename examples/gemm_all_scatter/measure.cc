@@ -106,7 +106,7 @@ bool Measurement::validate(const std::string& what, const RunFn& run, const Fail
 BenchOptions round_share(const BenchOptions& counts, int round, int rounds) {
   BenchOptions share = counts;
   share.n_repeat = counts.n_repeat / rounds + (round < counts.n_repeat % rounds ? 1 : 0);
-  share.n_warmup = std::max(1, (counts.n_warmup + rounds - 1) / rounds);
+  share.n_warmup = std::max(1, counts.n_warmup / rounds + (counts.n_warmup % rounds != 0));  // no overflow near INT_MAX
   return share;
 }
 

@@ -209,7 +209,7 @@ int run_world(const Sweep& sweep, int world, const std::vector<SweepPoint>& poin
 int run_sweep(const Program& program, const CommandLine& cl, int argc, char** argv) {
   try {
     SweepPreset preset = load_preset(cl.preset);
-    SweepFile file(cl.output_file, cl.preset, preset.source);
+    SweepFile file(cl.output_file, cl.preset, preset.source, sweep_settings(cl));
     Sweep sweep{program, cl, std::move(preset), std::move(file), argc, argv};
     std::vector<SweepPoint> points = expand(sweep.preset);
     if (cl.launch.num_ranks > 0)  // -r picks one world

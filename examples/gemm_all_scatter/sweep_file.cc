@@ -87,7 +87,8 @@ bool only_skips(const json& line) {
 
 }  // namespace
 
-std::string sweep_file_problem(const std::string& path, const std::string& preset_file, const json& preset) {
+std::string sweep_file_problem(const std::string& path, const std::string& preset_file, const json& preset,
+                               const json& settings) {
   if (!regular_or_missing(path))
     return fmt::format("-o {} is not a regular file: a sweep appends to a file of its own; give a file name", path);
   std::error_code ec;
@@ -105,6 +106,19 @@ std::string sweep_file_problem(const std::string& path, const std::string& prese
                        "give another -o",
                        path, theirs.is_string() ? theirs.get<std::string>() : "?", preset_file);
   }
+  // Every key of either side (a variable set then and unset now differs too); a header
+  // without settings (written before they were recorded) is taken as it is.
+  const json theirs = header->value("settings", settings);
+  json keys = json::object();
+  for (const json* side : {&theirs, &settings})
+    for (const auto& item : side->items()) keys[item.key()] = true;
+  for (const auto& item : keys.items()) {
+    const json old = theirs.value(item.key(), json()), now = settings.value(item.key(), json());
+    if (old != now)
+      return fmt::format("-o {} was measured with {} = {}, and this run has {}: every point of a sweep file is "
+                         "measured alike; resume with the same setting, or give another -o",
+                         path, item.key(), old.is_null() ? "unset" : old.dump(), now.is_null() ? "unset" : now.dump());
+  }
   try {
     parse_lines(whole_lines(text), path);
   } catch (const Error& e) {
@@ -113,27 +127,36 @@ std::string sweep_file_problem(const std::string& path, const std::string& prese
   return {};
 }
 
-SweepFile::SweepFile(std::string path, const std::string& preset_file, const json& preset)
+SweepFile::SweepFile(std::string path, const std::string& preset_file, const json& preset, const json& settings)
     : path_(std::move(path)) {
-  if (std::string why = sweep_file_problem(path_, preset_file, preset); !why.empty()) throw Error(why);
+  if (std::string why = sweep_file_problem(path_, preset_file, preset, settings); !why.empty()) throw Error(why);
   std::error_code ec;
   const std::string text = std::filesystem::exists(path_, ec) ? read_all(path_) : std::string();
   if (text.empty()) {
-    append({{"schema", kSweepSchema}, {"preset_file", preset_file}, {"preset", preset}});
+    append({{"schema", kSweepSchema}, {"preset_file", preset_file}, {"preset", preset}, {"settings", settings}});
     lines_at_open_ = 1;
     return;
   }
-  const std::string whole = whole_lines(text);
+  const std::string whole = whole_text();
+  lines_at_open_ = std::size_t(std::count(whole.begin(), whole.end(), '\n'));
+}
+
+// The file's whole lines: a last line a kill cut off (the writing rank ended by the
+// supervisor, in this launch or an earlier one) is removed from the file, so that the
+// next line appended starts a line of its own.
+std::string SweepFile::whole_text() const {
+  const std::string text = read_all(path_);
+  std::string whole = whole_lines(text);
   if (whole.size() < text.size()) {
     log::warn(fmt::format("{}: removing a torn last line (a write cut off by a kill)", path_));
     std::filesystem::resize_file(path_, whole.size());
   }
-  lines_at_open_ = std::size_t(std::count(whole.begin(), whole.end(), '\n'));
+  return whole;
 }
 
 SweepState SweepFile::read() const {
   SweepState state;
-  const std::vector<json> lines = parse_lines(read_all(path_), path_);
+  const std::vector<json> lines = parse_lines(whole_text(), path_);
   for (std::size_t index = 0; index < lines.size(); ++index) {
     const json& line = lines[index];
     if (line.contains("started")) {
@@ -163,17 +186,22 @@ SweepState SweepFile::read() const {
 }
 
 void SweepFile::append(const json& line) const {
-  const std::string text = line.dump() + "\n";
+  const std::string text = line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   const int fd = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
-    throw Error(fmt::format("{}: cannot open for appending: {}", path_, std::strerror(errno)));
-  const ssize_t written = ::write(fd, text.data(), text.size());
-  const int saved = errno;
-  ::fsync(fd);
-  ::close(fd);
-  if (written != static_cast<ssize_t>(text.size()))
-    throw Error(fmt::format("{}: appending a line failed: {}", path_,
-                            written < 0 ? std::strerror(saved) : "short write (disk full?)"));
+    throw Error(fmt::format("{}: cannot open for appending: {}", path_, system_error_text(errno)));
+  std::size_t done = 0;
+  int error = 0;
+  while (done < text.size() && error == 0) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n > 0) done += std::size_t(n);
+    else if (n == 0) error = ENOSPC;
+    else if (errno != EINTR) error = errno;
+  }
+  if (error == 0 && ::fsync(fd) != 0) error = errno;
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error != 0)
+    throw Error(fmt::format("{}: appending a line failed: {}", path_, system_error_text(error)));
 }
 
 std::vector<SweepPoint> unfinished(const std::vector<SweepPoint>& points, const SweepState& state) {

@@ -36,16 +36,20 @@ struct SweepState {
 };
 
 // Empty when `path` can hold this preset's sweep: it does not exist, is empty, or is a
-// sweep file of the same preset (a torn last line aside); else what it is and what to do.
-// Reads and changes nothing: the command line checks -o with it before anything runs.
+// sweep file of the same preset measured with the same `settings` (the flags and
+// variables beside the preset that change what is measured: sweep_settings), a torn last
+// line aside; else what it is and what to do. Reads and changes nothing: the command line
+// checks -o with it before anything runs.
 std::string sweep_file_problem(const std::string& path, const std::string& preset_file,
-                               const nlohmann::json& preset);
+                               const nlohmann::json& preset,
+                               const nlohmann::json& settings = nlohmann::json::object());
 
 class SweepFile {
  public:
   // Creates `path` with its header, or resumes it: sweep_file_problem must find nothing
   // (else symm::Error says what), and then a torn last line (a write cut off) is removed.
-  SweepFile(std::string path, const std::string& preset_file, const nlohmann::json& preset);
+  SweepFile(std::string path, const std::string& preset_file, const nlohmann::json& preset,
+            const nlohmann::json& settings = nlohmann::json::object());
 
   const std::string& path() const { return path_; }
   SweepState read() const;
@@ -54,6 +58,7 @@ class SweepFile {
   void append(const nlohmann::json& line) const;
 
  private:
+  std::string whole_text() const;  // the file, less a torn last line (removed from it too)
   std::string path_;
   std::size_t lines_at_open_ = 0;  // lines written by earlier sessions
 };

@@ -114,6 +114,7 @@ void write_tile_traces(Runtime& rt, const CommandLine& cl, const Operands& opera
     file << chrome_trace(all, fmt::format("{} M={} N={} K={} on {} ranks", name, cl.shape.m, cl.shape.n,
                                           cl.shape.k, rt.world()))
                 .dump();
+    file.close();  // the last of it is written here: a full disk shows now, not never
     if (!file) throw Error(fmt::format("--trace_tiles: could not write {}", path));
     log::info(fmt::format("{}: tile trace written to {} (open it in ui.perfetto.dev)", name, path));
   }

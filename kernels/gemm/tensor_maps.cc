@@ -54,9 +54,12 @@ CUtensorMap tile_map(const void* base, DType type, std::int64_t rows, std::int64
                                  swizzled ? swizzle_for(box_bytes) : CU_TENSOR_MAP_SWIZZLE_NONE, promotion,
                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
-    throw Error(fmt::format("symm gemm: cuTensorMapEncodeTiled({}: {} x {}, ld {}, box {} x {}) "
-                            "failed with CUresult {}",
-                            name, rows, cols, ld, box_rows, box_cols, int(r)));
+    check_driver(r, fmt::format("symm gemm: cuTensorMapEncodeTiled({} at {}: {} x {}, ld {}, box {} x {})", name,
+                                base, rows, cols, ld, box_rows, box_cols),
+                 fmt::format("TMA reads and writes a matrix whose start is 16-byte aligned and whose rows are "
+                             "a multiple of 16 bytes apart; this one starts {} bytes past a 16-byte boundary, "
+                             "its rows {} bytes apart",
+                             reinterpret_cast<std::uintptr_t>(base) % 16, strides[0]));
   return map;
 }
 

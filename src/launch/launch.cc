@@ -123,6 +123,7 @@ int launch(const LaunchOptions& options, const std::function<int(Team&)>& rank_m
                               options.num_ranks));
     }
     const auto launcher = detail::detect_launcher(detail::process_env());
+    if (launcher && launcher->world > 1) detail::check_identity_as_peers_see_it(*launcher);
     if (launcher && launcher->world == 1 && options.num_ranks > 1) {
       log::info(fmt::format("{} started a single process (job {}); it spawns and supervises its {} ranks",
                             launcher->name, launcher->job, options.num_ranks));

@@ -1,6 +1,7 @@
 #include "launcher_env.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "limits.hpp"
 #include "symm/common/error.hpp"
@@ -42,6 +43,7 @@ void read_ranks(const EnvLookup& env, LauncherInfo& info, const Found& rank, con
 void note_hosts(const EnvLookup& env, LauncherInfo& info, const char* local_size_name,
                 const Found& world) {
   auto local = env(local_size_name);
+  if (local) integer_variable(info, Found{local_size_name, *local}, 1, kMaxRanks);  // "not an integer", not "hosts"
   if (local && parse_integer(*local) != info.world) {
     info.other_hosts = fmt::format("{}={} but {}={}", world.name, world.value, local_size_name, *local);
   }
@@ -126,6 +128,22 @@ std::optional<LauncherInfo> detect_launcher(const EnvLookup& env) {
   }
   info->identity += fmt::format("|world={}", info->world);
   return info;
+}
+
+void check_identity_as_peers_see_it(const LauncherInfo& mine) {
+  std::optional<LauncherInfo> at_start;
+  try {
+    at_start = detect_launcher(env_lookup(read_process_environ(::getpid())));
+  } catch (const Error&) {
+    return;  // unreadable, or malformed at start-up and mended since: the rendezvous judges
+  }
+  if (at_start && at_start->identity == mine.identity) return;
+  throw Error(fmt::format("this process's job identity ({} job {}) differs from the one it was started with "
+                          "({}): launcher variables or SYMM_JOB_ID were changed inside the process (setenv), but "
+                          "the other ranks read them from /proc/<pid>/environ, which keeps the start-up values, "
+                          "and would refuse this rank; set them before the process starts (in the launcher's "
+                          "command or environment)",
+                          mine.name, mine.job, at_start ? at_start->name + " job " + at_start->job : "no launcher"));
 }
 
 }  // namespace symm::detail

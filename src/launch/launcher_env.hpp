@@ -25,4 +25,10 @@ struct LauncherInfo {
 // SYMM_JOB_ID, when set, is added to the identity.
 std::optional<LauncherInfo> detect_launcher(const EnvLookup& env);
 
+// The peers check this process's job from /proc/<pid>/environ, the environment it was
+// started with: throws symm::Error, saying to set them before the process starts, when
+// the launcher variables in effect (`mine`) were changed inside it (setenv), which would
+// make every peer refuse it. Where /proc cannot be read, nothing is checked.
+void check_identity_as_peers_see_it(const LauncherInfo& mine);
+
 }  // namespace symm::detail

@@ -163,11 +163,13 @@ UniqueFd listen_at(const std::string& path, int backlog, const LauncherInfo& me)
   return listener;
 }
 
-// Removes the socket and the job's directory when the hub is done with them.
+// Removes the socket (once this hub bound it: never another job's live one) and the job's
+// directory (only while empty) when the hub is done with them.
 struct PlaceCleanup {
   const RendezvousPlace& place;
+  bool bound = false;
   ~PlaceCleanup() {
-    ::unlink(place.socket.c_str());
+    if (bound) ::unlink(place.socket.c_str());
     ::rmdir(place.directory.c_str());
   }
 };
@@ -231,6 +233,7 @@ std::vector<UniqueFd> rendezvous_host(const LauncherInfo& me, const RendezvousPl
   make_private_directory(place.directory);
   PlaceCleanup cleanup{place};
   UniqueFd listener = listen_at(place.socket, me.world, me);
+  cleanup.bound = true;
   log::debug(fmt::format("rendezvous: listening at {}", place.socket));
 
   std::vector<UniqueFd> sockets(static_cast<std::size_t>(me.world));
@@ -261,7 +264,15 @@ std::vector<UniqueFd> rendezvous_host(const LauncherInfo& me, const RendezvousPl
       }
       return;
     }
-    if (send_reply(connection.socket.get(), true, {}, deadline)) {
+    bool answered = false;
+    try {
+      answered = send_reply(connection.socket.get(), true, {}, deadline);
+    } catch (const TimeoutError&) {
+      throw TimeoutError(fmt::format("rank 0 could not admit rank {} at {} within the bootstrap time limit "
+                                     "(SYMM_BOOTSTRAP_TIMEOUT_MS): the rank stopped reading",
+                                     hello.rank, place.socket));
+    }
+    if (answered) {
       sockets[hello.rank] = std::move(connection.socket);
       ++admitted;
     }
@@ -338,15 +349,22 @@ UniqueFd rendezvous_join(const LauncherInfo& me, const RendezvousPlace& place,
   }
   Hello hello{kMagic, kVersion, me.rank, me.world, fnv1a(me.identity)};
   Reply reply{};
-  if (!transfer_exact(socket.get(), reinterpret_cast<std::byte*>(&hello), sizeof hello, false, deadline) ||
-      !read_struct(socket.get(), reply, deadline) || reply.magic != kMagic) {
-    throw Error(fmt::format("rank 0 closed the rendezvous connection at {} without admitting rank {}",
-                            place.socket, me.rank));
-  }
-  if (reply.admitted != 1) {
-    std::string reason(std::min<std::uint32_t>(reply.reason_length, 4096), '\0');
-    transfer_exact(socket.get(), reinterpret_cast<std::byte*>(reason.data()), reason.size(), true, deadline);
-    throw Error(fmt::format("rank 0 refused this process at the rendezvous: {}", reason));
+  try {
+    if (!transfer_exact(socket.get(), reinterpret_cast<std::byte*>(&hello), sizeof hello, false, deadline) ||
+        !read_struct(socket.get(), reply, deadline) || reply.magic != kMagic) {
+      throw Error(fmt::format("rank 0 closed the rendezvous connection at {} without admitting rank {}",
+                              place.socket, me.rank));
+    }
+    if (reply.admitted != 1) {
+      std::string reason(std::min<std::uint32_t>(reply.reason_length, 4096), '\0');
+      transfer_exact(socket.get(), reinterpret_cast<std::byte*>(reason.data()), reason.size(), true, deadline);
+      throw Error(fmt::format("rank 0 refused this process at the rendezvous: {}", reason));
+    }
+  } catch (const TimeoutError&) {
+    throw TimeoutError(fmt::format(
+        "rank {} reached rank 0 at {} but was not answered within {} ms ({} job {}): rank 0 may be stuck or "
+        "out of time itself (SYMM_BOOTSTRAP_TIMEOUT_MS sets the limit)",
+        me.rank, place.socket, timeout.count(), me.name, me.job));
   }
   return socket;
 }

@@ -97,8 +97,11 @@ Heap::~Heap() {
     try {
       team_.barrier();
     } catch (const std::exception& e) {
-      log::warn(fmt::format("symmetric heap teardown: the ranks did not meet ({}); unmapping anyway",
-                            e.what()));
+      try {  // a destructor must not throw
+        log::warn(fmt::format("symmetric heap teardown: the ranks did not meet ({}); unmapping anyway",
+                              e.what()));
+      } catch (...) {
+      }
     }
   }
   warn_on_cuda_error(cudaFree(device_bases_), "cudaFree(heap base table)");
@@ -147,7 +150,10 @@ HeapScope::~HeapScope() {
   try {
     heap_.release_to(mark_);
   } catch (const std::exception& e) {
-    log::warn(fmt::format("HeapScope: {}", e.what()));
+    try {  // a destructor must not throw
+      log::warn(fmt::format("HeapScope: {}", e.what()));
+    } catch (...) {
+    }
   }
 }
 

@@ -169,10 +169,13 @@ nlohmann::json ResultsWriter::to_json() const {
 }
 
 void ResultsWriter::write(const std::string& path) const {
+  // Text first (a byte that is not UTF-8, from a command line or a name, is replaced, not
+  // thrown at the end of the run), then the temporary file.
+  const std::string text = to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   const std::string temporary = fmt::format("{}.tmp.{}", path, ::getpid());
   {
     std::ofstream out(temporary);
-    out << to_json().dump(2) << '\n';
+    out << text << '\n';
     out.close();
     if (!out) {
       std::remove(temporary.c_str());

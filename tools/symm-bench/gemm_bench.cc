@@ -70,8 +70,11 @@ class WaitReportsOnError {
   WaitReportsOnError& operator=(const WaitReportsOnError&) = delete;
   ~WaitReportsOnError() {
     if (!unwinding_since(exceptions_)) return;
-    report(ours_);
-    for (const auto& g : fewer_) report(*g);
+    try {  // an error here, while another unwinds, would end the program unreported
+      report(ours_);
+      for (const auto& g : fewer_) report(*g);
+    } catch (...) {
+    }
   }
 
  private:

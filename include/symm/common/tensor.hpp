@@ -33,8 +33,13 @@ struct Shape {
       throw Error("symm::Shape: rank " + std::to_string(extents.size()) +
                   " exceeds the maximum of " + std::to_string(kMaxTensorRank));
     }
+    std::int64_t elements = 1;
     for (std::int64_t extent : extents) {
       if (extent < 0) throw Error("symm::Shape: negative extent " + std::to_string(extent));
+      // numel() must not wrap: a wrapped count would size a buffer too small for the tensor.
+      if (__builtin_mul_overflow(elements, extent, &elements))
+        throw Error("symm::Shape: the extents' product exceeds 2^63 elements (extent " + std::to_string(extent) +
+                    " at dimension " + std::to_string(rank) + ")");
       dims[rank++] = extent;
     }
   }

@@ -72,17 +72,27 @@ struct TmaProducer {
     }
   }
 
+  // The budget of a wait for a free stage. Where tiles are split, a consumer waits for
+  // other blocks' partial sums (with the budget) before it takes the next unit's stages,
+  // and the producer, ahead of it, waits for those stages meanwhile: twice the budget, so
+  // that a partial sum that never comes is reported as such, not as a stage never released.
+  __device__ static std::uint64_t stage_free_budget(const WgmmaParams& p) {
+    return p.sched.k_splits > 1 || p.sched.stream_k() ? 2 * p.wait_timeout_ns : p.wait_timeout_ns;
+  }
+
   // Until the consumers (of every block of the cluster) have handed back the stage at
-  // `pos`; past the wait budget, records which stage and traps.
-  __device__ static void wait_stage_free(const WgmmaParams& p, Smem& s, const RingPos<Cfg::STAGES>& pos) {
+  // `pos`; past `budget_ns`, records which stage and traps.
+  __device__ static void wait_stage_free(const WgmmaParams& p, Smem& s, const RingPos<Cfg::STAGES>& pos,
+                                         std::uint64_t budget_ns) {
     std::uint64_t waited_ns = 0;
-    if (!ptx::mbarrier_wait_bounded(&s.empty[pos.stage], pos.phase ^ 1, p.wait_timeout_ns, waited_ns))
+    if (!ptx::mbarrier_wait_bounded(&s.empty[pos.stage], pos.phase ^ 1, budget_ns, waited_ns))
       wait_failed(p.wait_record, GemmWaitSite::stage_release, pos.stage, -1, -1, -1, waited_ns);
   }
 
   // `worker` of `workers`: the block's cluster (the block, without clusters).
   __device__ static void run(const WgmmaParams& p, Smem& s, int worker, int workers, ClusterSeat seat) {
     RingPos<Cfg::STAGES> pos;
+    const std::uint64_t budget_ns = stage_free_budget(p);
     WorkCursor cursor = p.sched.first(worker, workers);
     WorkUnit w;
     // A cluster's last unit may reach past M (N) with some of its tiles; they load the last
@@ -94,7 +104,7 @@ struct TmaProducer {
       const int a_tile = min_int(cluster_tile(w.tile_m, Cfg::CLUSTER_M, seat.m), last_a_tile);
       const int b_tile = min_int(cluster_tile(w.tile_n, Cfg::CLUSTER_N, seat.n), last_b_tile);
       for (int kb = w.k_begin; kb < w.k_end; ++kb) {
-        wait_stage_free(p, s, pos);
+        wait_stage_free(p, s, pos, budget_ns);
         ptx::mbarrier_arrive_expect_tx(&s.full[pos.stage], STAGE_BYTES);
         load_stage(p, s, pos.stage, a_tile, b_tile, kb, seat);
         pos.advance();
@@ -104,7 +114,7 @@ struct TmaProducer {
     // a stage whose data never arrives (a TMA fault) ends the kernel here, through the
     // bounded wait, instead of hanging the consumers' unbounded one.
     for (int i = 0; i < Cfg::STAGES; ++i) {
-      wait_stage_free(p, s, pos);
+      wait_stage_free(p, s, pos, budget_ns);
       pos.advance();
     }
   }

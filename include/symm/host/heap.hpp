@@ -11,9 +11,11 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "symm/common/error.hpp"
 #include "symm/common/tensor.hpp"
 #include "symm/host/heap_transport.hpp"
 #include "symm/host/team.hpp"
@@ -103,7 +105,11 @@ class Heap {
   // Uninitialised, contiguous; the factories of symm/host/tensor.hpp fill it.
   template <Element T>
   Tensor<T> allocate_tensor(const Shape& shape, std::size_t alignment = kDefaultHeapAlignment) {
-    const auto bytes = static_cast<std::size_t>(shape.numel()) * sizeof(T);
+    const auto elements = static_cast<std::size_t>(shape.numel());
+    if (elements > SIZE_MAX / sizeof(T))
+      throw Error("symmetric heap: a tensor of " + std::to_string(elements) + " elements of " +
+                  std::to_string(sizeof(T)) + " bytes exceeds the address space");
+    const std::size_t bytes = elements * sizeof(T);
     return Tensor<T>::contiguous(static_cast<T*>(allocate(bytes, alignment)), shape);
   }
 

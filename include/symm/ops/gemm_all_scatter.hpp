@@ -24,6 +24,11 @@
 // Each ends with a stream-ordered cross-rank barrier on heap flags (StreamBarrier), so
 // the caller's stream passes it only once every rank has all of C.
 //
+// Runs of one op must follow each other in stream order (one stream, or the next run's
+// stream waiting on an event recorded after the last): they share the op's epoch, tile
+// claims and split-tile counters, which each run takes as the last one left them. Ops
+// meant to run at once need an op each.
+//
 // The barrier orders the end of a run, not the start of the next: a rank's next run
 // pushes into its peers' C as soon as its tiles are done, whatever those peers' streams
 // are doing. So before any rank runs again into the same C, every rank must be done

@@ -89,7 +89,8 @@ struct GemmAllScatter::State {
   std::int64_t shard_n() const { return shape.n / world(); }
   int elem_bytes() const { return gemm::dtype_bytes(shape.dtype); }
   void prepare(const void* a, const void* b, void* c);
-  void check_c(const void* c);
+  std::string operand_problem(const void* a, const void* b, const void* c) const;
+  void check_c(const void* c, const std::string& problem);
   // The tiles the pushes walk: the GEMM's own (flags are indexed by its tile ids), or
   // after a plain GEMM (bulk_synchronous) a tiling of the shard.
   gemm::TileScheduler push_schedule() const {
@@ -182,18 +183,46 @@ bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_by
 
 }  // namespace
 
+// Why this rank cannot run with these operands, or empty (this rank's checks alone).
+std::string GemmAllScatter::State::operand_problem(const void* a, const void* b, const void* c) const {
+  if (!a || !b) return "symm gemm_all_scatter: A and B must be non-null device pointers";
+  // TMA reads A and B in place (bulk_synchronous's library GEMM copies what it cannot)
+  // and writes C.
+  const bool tma_reads = plan.variant != ScatterVariant::bulk_synchronous;
+  for (auto [name, operand, tma] : {std::tuple{"A", a, tma_reads}, {"B", b, tma_reads}, {"C", c, true}})
+    if (tma && reinterpret_cast<std::uintptr_t>(operand) % 16 != 0)
+      return fmt::format("symm gemm_all_scatter: {} ({}) is not 16-byte aligned, as the TMA copies that move it "
+                         "need: pass the start of an allocation (the heap's factories and cudaMalloc give 256-byte "
+                         "alignment) or a multiple of 16 bytes past it",
+                         name, operand);
+  // Peers write into C while this rank still reads A and B.
+  const std::size_t c_bytes = std::size_t(shape.m) * shape.n * elem_bytes();
+  const std::size_t a_bytes = std::size_t(shape.m) * shape.k * elem_bytes();
+  const std::size_t b_bytes = std::size_t(shape.k) * shard_n() * elem_bytes();
+  for (auto [name, operand, bytes] : {std::tuple{"A", a, a_bytes}, {"B", b, b_bytes}})
+    if (c && overlap(operand, bytes, c, c_bytes))
+      return fmt::format("symm gemm_all_scatter: {} ({}, {} bytes) overlaps C ({}, {} bytes), which the peers "
+                         "write while this rank reads {}: give C memory of its own",
+                         name, operand, bytes, c, c_bytes, name);
+  return {};
+}
+
 // A C new to this op: on this rank's heap, and at the same offset on every rank (each
-// rank's pushes land at its own offset in the peers' heaps).
-void GemmAllScatter::State::check_c(const void* c) {
+// rank's pushes land at its own offset in the peers' heaps). Collective: a rank whose C
+// or operands are refused (`problem`) stops every rank here, so that none launches and
+// waits for it.
+void GemmAllScatter::State::check_c(const void* c, const std::string& problem) {
   if (std::find(agreed_c.begin(), agreed_c.end(), c) != agreed_c.end()) return;
   const std::size_t c_bytes = std::size_t(shape.m) * shape.n * elem_bytes();
   const bool on_heap = c && rt.heap().contains(c, c_bytes);
-  const std::int64_t offset = on_heap ? static_cast<const std::byte*>(c) - rt.heap().base() : detail::kNotOnHeap;
+  const std::int64_t offset =
+      on_heap && problem.empty() ? static_cast<const std::byte*>(c) - rt.heap().base() : detail::kRefused;
   detail::check_same_c_offset(
       rt.team(), offset,
-      fmt::format("symm gemm_all_scatter: C ({}, {} x {}) must lie on the symmetric heap, at the same offset on "
-                  "every rank: allocate it with the heap's factories",
-                  c, shape.m, shape.n));
+      on_heap ? problem
+              : fmt::format("symm gemm_all_scatter: C ({}, {} x {}) must lie on the symmetric heap, at the same "
+                            "offset on every rank: allocate it with the heap's factories",
+                            c, shape.m, shape.n));
   agreed_c.push_back(c);
 }
 
@@ -202,17 +231,9 @@ void GemmAllScatter::State::prepare(const void* a, const void* b, void* c) {
   // Until this set of operands is fully prepared: a preparation that throws half-way must
   // not pass for done when the same operands come back.
   last_a = last_b = last_c = nullptr;
-  check_c(c);
-  const std::size_t c_bytes = std::size_t(shape.m) * shape.n * elem_bytes();
-  if (!a || !b) throw Error("symm gemm_all_scatter: A and B must be non-null device pointers");
-  // Peers write into C while this rank still reads A and B.
-  const std::size_t a_bytes = std::size_t(shape.m) * shape.k * elem_bytes();
-  const std::size_t b_bytes = std::size_t(shape.k) * shard_n() * elem_bytes();
-  for (auto [name, operand, bytes] : {std::tuple{"A", a, a_bytes}, {"B", b, b_bytes}})
-    if (overlap(operand, bytes, c, c_bytes))
-      throw Error(fmt::format("symm gemm_all_scatter: {} ({}, {} bytes) overlaps C ({}, {} bytes), which the "
-                              "peers write while this rank reads {}: give C memory of its own",
-                              name, operand, bytes, c, c_bytes, name));
+  const std::string problem = operand_problem(a, b, c);
+  check_c(c, problem);
+  if (!problem.empty()) throw Error(problem);  // a C run before: this rank alone refuses
   auto* c_shard = static_cast<std::uint8_t*>(c) + rt.rank() * shard_n() * elem_bytes();
   shard = gemm::GemmProblem{shape.m, shard_n(), shape.k, a, shape.k, b,
                             shape.b_layout == gemm::BLayout::kn ? shard_n() : shape.k,

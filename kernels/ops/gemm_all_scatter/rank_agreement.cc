@@ -77,11 +77,11 @@ void check_ranks_agree(Team& team, const PlanTerms& mine, const std::string& ref
 
 void check_same_c_offset(Team& team, std::int64_t mine, const std::string& problem) {
   const std::vector<std::int64_t> all = gather(team, mine);
-  if (mine == kNotOnHeap) throw Error(problem);
+  if (mine == kRefused) throw Error(problem);
   for (int r = 0; r < team.world(); ++r) {
-    if (all[r] == kNotOnHeap)
-      throw Error(fmt::format("symm gemm_all_scatter: rank {}'s C is not on its symmetric heap (its own error "
-                              "says more), so no rank runs",
+    if (all[r] == kRefused)
+      throw Error(fmt::format("symm gemm_all_scatter: rank {} refused its C or operands (its own error says why), "
+                              "so no rank runs",
                               r));
   }
   for (int r = 1; r < team.world(); ++r) {

@@ -38,10 +38,11 @@ std::string first_disagreement(std::span<const PlanTerms> per_rank);
 // without a plan throws `refusal`, why it has none.
 void check_ranks_agree(Team& team, const PlanTerms& mine, const std::string& refusal);
 
-// C's offset on this rank's heap, or kNotOnHeap.
-inline constexpr std::int64_t kNotOnHeap = -1;
+// C's offset on this rank's heap, or kRefused where this rank refuses its C or operands.
+inline constexpr std::int64_t kRefused = -1;
 // Collective: throws symm::Error on every rank unless every rank's C lies on its heap at
-// the same offset (`problem`: why this rank's C is refused, the message it throws).
+// the same offset and no rank refused (`problem`: why this rank refused, the message it
+// throws; the others name the rank).
 void check_same_c_offset(Team& team, std::int64_t mine, const std::string& problem);
 
 }  // namespace symm::ops::detail

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "driver.hpp"
 #include "sweep_file.hpp"
 #include "sweep_preset.hpp"
@@ -50,6 +51,23 @@ class SweepFileTest : public testing::Test {
   std::string path_;
   SweepPreset preset_;
 };
+
+// The writing rank killed mid-line by the supervisor while the sweep goes on (its next
+// launch reads the file before measuring): the torn line is dropped, not taken for a file
+// that is not a sweep, and the next line appended starts a line of its own.
+TEST_F(SweepFileTest, ALineTornDuringTheSweepIsDroppedBeforeTheNextLaunchReads) {
+  const std::vector<SweepPoint> points = expand(preset_);
+  ASSERT_GE(points.size(), 2u);
+  const SweepFile file(path_, "default.json", preset_.source);
+  finish(file, points[0]);
+  std::ofstream(path_, std::ios::app) << R"({"schema": "symm.results/1", "point": ")";  // killed mid-write
+  SweepState state;
+  ASSERT_NO_THROW(state = file.read());
+  EXPECT_EQ(state.finished.size(), 1u);
+  finish(file, points[1]);
+  EXPECT_EQ(file.read().finished.size(), 2u);
+  EXPECT_EQ(result_lines(), 2);  // every line parses: the new one did not join the torn one
+}
 
 TEST_F(SweepFileTest, ResumesAfterAnInterruptionAtARandomPoint) {
   const std::vector<SweepPoint> points = expand(preset_);
@@ -101,6 +119,26 @@ TEST_F(SweepFileTest, AnotherPresetsFileIsRefused) {
   }
   std::ofstream(dir_ / "results.json") << R"({"schema": "symm.results/1", "rows": []})" << "\n";
   EXPECT_THROW(SweepFile((dir_ / "results.json").string(), "default.json", preset_.source), Error);
+}
+
+// Flags and variables beside the preset that change what is measured must be those the
+// file was measured with: a resume with another --gemm_sms, or without a SYMM_GEMM_*
+// variable set then, would mix points measured two ways.
+TEST_F(SweepFileTest, AResumeWithOtherSettingsIsRefusedNamingTheSetting) {
+  const json then = {{"--gemm_sms", 0}, {"--n_repeat", nullptr}, {"SYMM_GEMM_SPLITS", "2"}};
+  { const SweepFile file(path_, "default.json", preset_.source, then); }
+  EXPECT_EQ(sweep_file_problem(path_, "default.json", preset_.source, then), "");
+  json other_blocks = then;
+  other_blocks["--gemm_sms"] = 64;
+  EXPECT_NE(sweep_file_problem(path_, "default.json", preset_.source, other_blocks)
+                .find("measured with --gemm_sms = 0, and this run has 64"),
+            std::string::npos);
+  json unset = then;
+  unset.erase("SYMM_GEMM_SPLITS");
+  EXPECT_NE(sweep_file_problem(path_, "default.json", preset_.source, unset)
+                .find("SYMM_GEMM_SPLITS = \"2\", and this run has unset"),
+            std::string::npos);
+  EXPECT_THROW(SweepFile(path_, "default.json", preset_.source, other_blocks), Error);
 }
 
 // A file that is not a sweep is refused untouched: its last line used to be cut off as
@@ -200,7 +238,8 @@ class SweepRunTest : public SweepFileTest {
 // run's, and neither fails this one nor counts in its summary.
 TEST_F(SweepRunTest, OneRankCountCountsOnlyItsOwnPointsFailures) {
   {
-    const SweepFile file(path_, preset_path_, preset_.source);
+    // Written as the program writes it: with the settings of its command line (defaults).
+    const SweepFile file(path_, preset_path_, preset_.source, sweep_settings(CommandLine{}));
     finish(file, expand(preset_).front(), {{"variant", nullptr}, {"failed", "the ranks ended with exit code 1"}});
   }
   const ProgramRun r = run_program({"--preset", preset_path_, "-r", "4", "-o", path_});

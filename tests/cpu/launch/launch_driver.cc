@@ -42,6 +42,7 @@ struct DriverOptions {
   std::string start_child;
   bool handle_interrupts = false;  // the program has its own SIGINT and SIGTERM handler
   std::string pid_dir;
+  std::string setenv_before_launch;  // NAME=VALUE set inside the process before symm::launch
 };
 
 [[noreturn]] void check_failed(const std::string& what) { throw symm::Error("check failed: " + what); }
@@ -219,6 +220,7 @@ int main(int argc, char** argv) {
   app.add_option("--start_child", options.start_child)->check(CLI::IsMember({"sleep", "ignore_term"}));
   app.add_flag("--handle_interrupts", options.handle_interrupts);
   app.add_option("--pid_dir", options.pid_dir);
+  app.add_option("--setenv", options.setenv_before_launch);
   app.add_flag("--needs_gpu", launch.needs_gpu);
   app.add_option_function<int>("--kill_grace_ms", [&](int ms) { launch.kill_grace = std::chrono::milliseconds(ms); });
   CLI11_PARSE(app, argc, argv);
@@ -229,6 +231,8 @@ int main(int argc, char** argv) {
     ::sigaction(SIGTERM, &handled, nullptr);
   }
 
+  if (const auto eq = options.setenv_before_launch.find('='); eq != std::string::npos)
+    ::setenv(options.setenv_before_launch.substr(0, eq).c_str(), options.setenv_before_launch.substr(eq + 1).c_str(), 1);
   const int code = symm::launch(launch, [&](symm::Team& team) { return rank_main(team, options); });
   // Only the supervisor (or a joined rank) gets here: every rank must have been reaped,
   // unless the test stages a rank that SIGKILL cannot end.

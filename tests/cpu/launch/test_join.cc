@@ -124,6 +124,21 @@ TEST(Join, Slurm) {
   expect_collectives_ok(job, 4, 13, fmt::format("Slurm (job {}.0)", jobid));
 }
 
+// A program that sets its job identity with setenv before symm::launch: its peers read
+// the identity it was started with, from /proc, and would refuse it after waiting out the
+// bootstrap time limit. Each rank says so at once instead.
+TEST(Join, AJobIdentityChangedInsideTheProcessIsRefusedAtOnce) {
+  const std::string port = unique_port();
+  Job job;
+  start_ranks(job, torchrun(2, port), ranks_upto(2), {"--mode", "collectives", "--setenv", "SYMM_JOB_ID=late"});
+  ASSERT_TRUE(wait_job(job, 20s));
+  for (const auto& rank : job) {
+    EXPECT_EQ(rank->exit_code(), 1) << rank->output();
+    EXPECT_NE(rank->output().find("were changed inside the process (setenv)"), std::string::npos) << rank->output();
+    EXPECT_LT(rank->seconds(), 10.0) << "said at once, not after the bootstrap time limit";
+  }
+}
+
 // The pid files a process's ranks wrote into dir: rank number -> pid.
 std::map<int, pid_t> pid_files_in(const std::string& dir) {
   std::map<int, pid_t> pids;

@@ -103,6 +103,16 @@ TEST(DetectLauncher, RejectsMalformedVariables) {
   auto not_a_number = torchrun_env(0, 4);
   not_a_number["WORLD_SIZE"] = "four";
   EXPECT_THROW(detect(not_a_number), symm::Error);
+  // A local size that is no number is said to be one, not taken for a job on other hosts.
+  auto bad_local = torchrun_env(0, 4);
+  bad_local["LOCAL_WORLD_SIZE"] = "4x";
+  try {
+    detect(bad_local);
+    ADD_FAILURE() << "LOCAL_WORLD_SIZE=4x was accepted";
+  } catch (const symm::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("LOCAL_WORLD_SIZE=4x, which is not an integer"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(DetectLauncher, DemandsAJobIdentity) {

@@ -108,11 +108,11 @@ TEST(RankAgreement, CAtAnotherOffsetOnOneRankStopsEveryRankWithBothOffsets) {
     EXPECT_TRUE(has(error, "C lies at heap offset 4096 on rank 0 and 8192 on rank 2")) << error;
 }
 
-TEST(RankAgreement, CNotOnOneRanksHeapStopsEveryRank) {
-  const std::vector<std::string> errors = check_offsets({0, kNotOnHeap, 0});
-  EXPECT_TRUE(has(errors[0], "rank 1's C is not on its symmetric heap")) << errors[0];
+TEST(RankAgreement, ARankRefusingItsCOrOperandsStopsEveryRank) {
+  const std::vector<std::string> errors = check_offsets({0, kRefused, 0});
+  EXPECT_TRUE(has(errors[0], "rank 1 refused its C or operands")) << errors[0];
   EXPECT_EQ(errors[1], "this rank's C is off its heap");
-  EXPECT_TRUE(has(errors[2], "rank 1's C is not on its symmetric heap")) << errors[2];
+  EXPECT_TRUE(has(errors[2], "rank 1 refused its C or operands")) << errors[2];
 }
 
 }  // namespace

@@ -61,6 +61,21 @@ TEST(Results, WriteProducesTheSameDocumentOnDisk) {
   }
 }
 
+// A command line with a byte that is not UTF-8 (a file name in another encoding) is
+// written, the byte replaced, instead of losing the run's results at its end.
+TEST(Results, ACommandLineThatIsNotUtf8IsWrittenWithTheByteReplaced) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("symm_results_utf8_" + std::to_string(::getpid()) + ".json");
+  RunInfo info = sample_info();
+  info.command_line = "symm-bench -o caf\xe9.json";
+  ResultsWriter writer(info);
+  ASSERT_NO_THROW(writer.write(path.string()));
+  std::ifstream in(path);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc.at("run").at("command_line"), "symm-bench -o caf\xef\xbf\xbd.json");  // U+FFFD
+  std::filesystem::remove(path);
+}
+
 TEST(Results, WriteToAMissingDirectoryIsAnError) {
   ResultsWriter writer(sample_info());
   EXPECT_THROW(writer.write("/nonexistent-symm-dir/results.json"), Error);

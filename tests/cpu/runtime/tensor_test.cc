@@ -46,6 +46,14 @@ TEST(TensorView, ShapeRejectsTooManyDimensionsAndNegativeExtents) {
   EXPECT_THROW((Shape{4, -1}), Error);
   EXPECT_EQ((Shape{}).numel(), 1);  // a scalar
   EXPECT_EQ((Shape{5, 0}).numel(), 0);
+  // A count past 2^63 - 1 would wrap and size a buffer too small: refused, naming where.
+  EXPECT_EQ((Shape{std::int64_t{1} << 31, std::int64_t{1} << 31}).numel(), std::int64_t{1} << 62);
+  try {
+    const Shape huge{std::int64_t{1} << 31, std::int64_t{1} << 31, 2};
+    ADD_FAILURE() << "2^63 elements were accepted: " << huge.numel();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("dimension 2"), std::string::npos) << e.what();
+  }
   EXPECT_TRUE((Shape{2, 3}) == (Shape{2, 3}));
   EXPECT_FALSE((Shape{2, 3}) == (Shape{3, 2}));
 }

@@ -209,8 +209,9 @@ struct SmallProblem {
     b = randn<bf16>(rt.heap(), {shape.k, shape.n / rt.world()}, 2, stream).data;
     c = empty<bf16>(rt.heap(), {shape.m, shape.n}, stream).data;
   }
-  void run(ops::GemmAllScatter& op, bf16* into) const {
-    op.run(a, b, into, stream);
+  // Into `into`, with A (or `other_a`).
+  void run(ops::GemmAllScatter& op, bf16* into, const bf16* other_a = nullptr) const {
+    op.run(other_a ? other_a : a, b, into, stream);
     SYMM_CUDA_CHECK(cudaStreamSynchronize(stream));  // throws once a timed-out wait traps
   }
 };
@@ -250,6 +251,16 @@ int c_at_another_offset_is_refused_on_every_rank(Runtime& rt) {
                     [&] { p.run(op, rt.rank() == 1 ? other_c : p.c); }))
     return 1;
   p.run(op, p.c);  // refused before any launch, on every rank: the same C then runs
+  return 0;
+}
+
+int misaligned_a_on_one_rank_stops_every_rank(Runtime& rt) {
+  const SmallProblem p(rt);
+  ops::GemmAllScatter op(rt, p.shape, {});
+  const bf16* a = rt.rank() == 1 ? p.a + 1 : p.a;  // 2 bytes past a 16-byte boundary on rank 1
+  const char* expected = rt.rank() == 1 ? "(A) is not 16-byte aligned" : "rank 1 refused its C or operands";
+  if (!refused_with("A misaligned on rank 1", expected, [&] { p.run(op, p.c, a); })) return 1;
+  p.run(op, p.c);  // nothing launched anywhere: the aligned operands then run
   return 0;
 }
 

@@ -36,6 +36,11 @@ int ranks_given_different_shapes_all_refuse(Runtime& rt);
 // before any launch, naming both offsets; the same C then runs. 0 when both hold.
 int c_at_another_offset_is_refused_on_every_rank(Runtime& rt);
 
+// Two ranks: rank 1 runs with an A 2 bytes past a 16-byte boundary, which TMA cannot read;
+// rank 1 refuses naming A, rank 0 naming rank 1, before any launch; aligned operands then
+// run. 0 when both hold.
+int misaligned_a_on_one_rank_stops_every_rank(Runtime& rt);
+
 // A run whose A lies inside C (which the peers write) is refused before any launch, and
 // the op then runs separate operands: 0 when both hold, else 1 with what went wrong.
 int operands_overlapping_c_are_refused(Runtime& rt);

@@ -311,6 +311,12 @@ TEST(GemmAllScatterFailures, CAtAnotherOffsetOnOneRankIsRefusedOnEveryRankBefore
   EXPECT_EQ(run.exit_code, 0) << run.output[0] << run.output[1];
 }
 
+TEST(GemmAllScatterFailures, AMisalignedOperandOnOneRankStopsEveryRankBeforeAnyLaunch) {
+  SYMM_REQUIRE_GPUS(1);
+  const CapturedRun run = run_on_ranks_captured(2, misaligned_a_on_one_rank_stops_every_rank);
+  EXPECT_EQ(run.exit_code, 0) << run.output[0] << run.output[1];
+}
+
 TEST(GemmAllScatterFailures, APeerThatNeverArrivesEndsEveryRankWithinTheBudget) {
   SYMM_REQUIRE_GPUS(1);
   ScopedEnv budget("SYMM_WAIT_TIMEOUT_MS", "300");
