@@ -299,23 +299,26 @@ TEST(GemmAllScatterFailures, OperandsOverlappingCAreRefusedBeforeAnyLaunch) {
   EXPECT_EQ(run.exit_code, 0) << run.output[0];
 }
 
-TEST(GemmAllScatterFailures, RanksGivenDifferentShapesAllRefuseBeforeAllocatingAnything) {
+// Rank 1 differs from rank 0 (its shape, its C's offset, its A's alignment): every rank
+// refuses, saying why, before anything is allocated or launched, and then runs.
+struct TwoRankRefusal {
+  const char* name;
+  int (*body)(Runtime&);
+};
+void PrintTo(const TwoRankRefusal& r, std::ostream* os) { *os << r.name; }  // a stable test name
+class RanksThatDisagree : public ::testing::TestWithParam<TwoRankRefusal> {};
+
+TEST_P(RanksThatDisagree, AllRefuseBeforeAnyLaunchAndThenRun) {
   SYMM_REQUIRE_GPUS(1);
-  const CapturedRun run = run_on_ranks_captured(2, ranks_given_different_shapes_all_refuse);
+  const CapturedRun run = run_on_ranks_captured(2, GetParam().body);
   EXPECT_EQ(run.exit_code, 0) << run.output[0] << run.output[1];
 }
 
-TEST(GemmAllScatterFailures, CAtAnotherOffsetOnOneRankIsRefusedOnEveryRankBeforeAnyLaunch) {
-  SYMM_REQUIRE_GPUS(1);
-  const CapturedRun run = run_on_ranks_captured(2, c_at_another_offset_is_refused_on_every_rank);
-  EXPECT_EQ(run.exit_code, 0) << run.output[0] << run.output[1];
-}
-
-TEST(GemmAllScatterFailures, AMisalignedOperandOnOneRankStopsEveryRankBeforeAnyLaunch) {
-  SYMM_REQUIRE_GPUS(1);
-  const CapturedRun run = run_on_ranks_captured(2, misaligned_a_on_one_rank_stops_every_rank);
-  EXPECT_EQ(run.exit_code, 0) << run.output[0] << run.output[1];
-}
+INSTANTIATE_TEST_SUITE_P(GemmAllScatterFailures, RanksThatDisagree,
+                         ::testing::Values(TwoRankRefusal{"DifferentShapes", ranks_given_different_shapes_all_refuse},
+                                           TwoRankRefusal{"CAtAnotherOffset", c_at_another_offset_is_refused_on_every_rank},
+                                           TwoRankRefusal{"MisalignedA", misaligned_a_on_one_rank_stops_every_rank}),
+                         [](const ::testing::TestParamInfo<TwoRankRefusal>& info) { return info.param.name; });
 
 TEST(GemmAllScatterFailures, APeerThatNeverArrivesEndsEveryRankWithinTheBudget) {
   SYMM_REQUIRE_GPUS(1);
