@@ -258,7 +258,7 @@ int misaligned_a_on_one_rank_stops_every_rank(Runtime& rt) {
   const SmallProblem p(rt);
   ops::GemmAllScatter op(rt, p.shape, {});
   const bf16* a = rt.rank() == 1 ? p.a + 1 : p.a;  // 2 bytes past a 16-byte boundary on rank 1
-  const char* expected = rt.rank() == 1 ? "(A) is not 16-byte aligned" : "rank 1 refused its C or operands";
+  const char* expected = rt.rank() == 1 ? "is not 16-byte aligned" : "rank 1 refused its C or operands";
   if (!refused_with("A misaligned on rank 1", expected, [&] { p.run(op, p.c, a); })) return 1;
   p.run(op, p.c);  // nothing launched anywhere: the aligned operands then run
   return 0;
