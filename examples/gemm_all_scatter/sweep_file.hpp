@@ -41,15 +41,14 @@ struct SweepState {
 // line aside; else what it is and what to do. Reads and changes nothing: the command line
 // checks -o with it before anything runs.
 std::string sweep_file_problem(const std::string& path, const std::string& preset_file,
-                               const nlohmann::json& preset,
-                               const nlohmann::json& settings = nlohmann::json::object());
+                               const nlohmann::json& preset, const nlohmann::json& settings);
 
 class SweepFile {
  public:
   // Creates `path` with its header, or resumes it: sweep_file_problem must find nothing
   // (else symm::Error says what), and then a torn last line (a write cut off) is removed.
   SweepFile(std::string path, const std::string& preset_file, const nlohmann::json& preset,
-            const nlohmann::json& settings = nlohmann::json::object());
+            const nlohmann::json& settings);
 
   const std::string& path() const { return path_; }
   SweepState read() const;

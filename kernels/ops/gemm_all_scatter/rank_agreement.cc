@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <span>
 #include <vector>
 
 #include "symm/common/error.hpp"
@@ -62,11 +63,6 @@ std::string plan_disagreement(std::span<const PlanTerms> per_rank) {
 }
 
 }  // namespace
-
-std::string first_disagreement(std::span<const PlanTerms> per_rank) {
-  std::string problem = shape_disagreement(per_rank);
-  return problem.empty() ? plan_disagreement(per_rank) : problem;
-}
 
 void check_ranks_agree(Team& team, const PlanTerms& mine, const std::string& refusal) {
   const std::vector<PlanTerms> all = gather(team, mine);

@@ -7,7 +7,6 @@
 // and every rank throws the same verdict, so no rank goes on to wait for one that stopped.
 #include <array>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -29,13 +28,10 @@ using PlanTerms = std::array<std::int64_t, kPlanTermNames.size()>;
 PlanTerms plan_terms(const AllScatterShape& shape, const AllScatterPlan* plan);
 inline constexpr std::int64_t kNoPlan = -1;
 
-// Empty when every rank's terms equal rank 0's, else the first difference (shapes first,
-// then a rank without a plan, then the plans): the term, rank 0's value and the other
-// rank's, and what to change.
-std::string first_disagreement(std::span<const PlanTerms> per_rank);
-
-// Collective: throws symm::Error on every rank when the ranks' terms differ; a rank
-// without a plan throws `refusal`, why it has none.
+// Collective: throws symm::Error on every rank when the ranks' terms differ, naming the
+// first difference (shapes first, then a rank without a plan, then the plans): the term,
+// rank 0's value and the other rank's, and what to change. A rank without a plan throws
+// `refusal`, why it has none.
 void check_ranks_agree(Team& team, const PlanTerms& mine, const std::string& refusal);
 
 // C's offset on this rank's heap, or kRefused where this rank refuses its C or operands.

@@ -25,6 +25,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// A sweep file written and read without flags or variables beside its preset.
+const json kNoSettings = json::object();
+
 const std::string kPresets = SYMM_SOURCE_DIR "/bench/presets/";
 
 class SweepFileTest : public testing::Test {
@@ -58,7 +61,7 @@ class SweepFileTest : public testing::Test {
 TEST_F(SweepFileTest, ALineTornDuringTheSweepIsDroppedBeforeTheNextLaunchReads) {
   const std::vector<SweepPoint> points = expand(preset_);
   ASSERT_GE(points.size(), 2u);
-  const SweepFile file(path_, "default.json", preset_.source);
+  const SweepFile file(path_, "default.json", preset_.source, kNoSettings);
   finish(file, points[0]);
   std::ofstream(path_, std::ios::app) << R"({"schema": "symm.results/1", "point": ")";  // killed mid-write
   SweepState state;
@@ -76,12 +79,12 @@ TEST_F(SweepFileTest, ResumesAfterAnInterruptionAtARandomPoint) {
   std::mt19937 random(seed);
   const std::size_t cut = std::uniform_int_distribution<std::size_t>(0, points.size() - 1)(random);
   {
-    const SweepFile file(path_, "default.json", preset_.source);
+    const SweepFile file(path_, "default.json", preset_.source, kNoSettings);
     for (std::size_t i = 0; i < cut; ++i) finish(file, points[i]);
     file.append(started_line(points[cut].key));
     std::ofstream(path_, std::ios::app) << R"({"schema": "symm.results/1", "point": ")";  // killed mid-write
   }
-  const SweepFile file(path_, "default.json", preset_.source);  // drops the torn line
+  const SweepFile file(path_, "default.json", preset_.source, kNoSettings);  // drops the torn line
   SweepState state = file.read();
   EXPECT_EQ(state.finished.size(), cut);
   EXPECT_EQ(state.interrupted, points[cut].key);
@@ -99,7 +102,7 @@ TEST_F(SweepFileTest, ResumesAfterAnInterruptionAtARandomPoint) {
 
 TEST_F(SweepFileTest, FailedAndInvalidPointsAreFinishedAndCounted) {
   const std::vector<SweepPoint> points = expand(preset_);
-  const SweepFile file(path_, "default.json", preset_.source);
+  const SweepFile file(path_, "default.json", preset_.source, kNoSettings);
   finish(file, points[0], {{"valid", false}});
   finish(file, points[1], {{"variant", nullptr}, {"failed", "the ranks ended with exit code 1"}});
   finish(file, points[2], {{"valid", nullptr}, {"skipped", "4 ranks need 4 GPUs"}});
@@ -109,16 +112,16 @@ TEST_F(SweepFileTest, FailedAndInvalidPointsAreFinishedAndCounted) {
 }
 
 TEST_F(SweepFileTest, AnotherPresetsFileIsRefused) {
-  { const SweepFile file(path_, "default.json", preset_.source); }
+  { const SweepFile file(path_, "default.json", preset_.source, kNoSettings); }
   const SweepPreset other = load_preset(kPresets + "short.json");
   try {
-    const SweepFile file(path_, "short.json", other.source);
+    const SweepFile file(path_, "short.json", other.source, kNoSettings);
     FAIL() << "resumed a sweep of another preset";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("another preset (default.json)"), std::string::npos) << e.what();
   }
   std::ofstream(dir_ / "results.json") << R"({"schema": "symm.results/1", "rows": []})" << "\n";
-  EXPECT_THROW(SweepFile((dir_ / "results.json").string(), "default.json", preset_.source), Error);
+  EXPECT_THROW(SweepFile((dir_ / "results.json").string(), "default.json", preset_.source, kNoSettings), Error);
 }
 
 // Flags and variables beside the preset that change what is measured must be those the
@@ -149,8 +152,8 @@ TEST_F(SweepFileTest, AFileThatIsNotASweepIsRefusedUntouched) {
   for (const auto& [name, contents] : {std::pair{"run.trace.json", trace}, std::pair{"notes.txt", text}}) {
     const std::string path = (dir_ / name).string();
     std::ofstream(path) << contents;
-    EXPECT_NE(sweep_file_problem(path, "default.json", preset_.source).find("has no sweep header"), std::string::npos);
-    EXPECT_THROW(SweepFile(path, "default.json", preset_.source), Error) << name;
+    EXPECT_NE(sweep_file_problem(path, "default.json", preset_.source, kNoSettings).find("has no sweep header"), std::string::npos);
+    EXPECT_THROW(SweepFile(path, "default.json", preset_.source, kNoSettings), Error) << name;
     std::ifstream in(path);
     EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), contents) << name << " was changed";
   }
@@ -162,14 +165,14 @@ TEST_F(SweepFileTest, SkippedPointsAreTriedAgainOnResume) {
   const std::vector<SweepPoint> points = expand(preset_);
   const json skip = {{"variant", nullptr}, {"skipped", "4 ranks need 4 GPUs and 1 is visible"}};
   {
-    const SweepFile file(path_, "default.json", preset_.source);
+    const SweepFile file(path_, "default.json", preset_.source, kNoSettings);
     finish(file, points[0]);
     file.append(result_line(points[1].key, 0, RunInfo{}, {skip}));
     const SweepState state = file.read();
     EXPECT_TRUE(state.finished.contains(points[1].key)) << "not tried twice in one session";
     EXPECT_EQ(count_points({points[0], points[1]}, state).skipped, 1);
   }
-  const SweepFile resumed(path_, "default.json", preset_.source);
+  const SweepFile resumed(path_, "default.json", preset_.source, kNoSettings);
   SweepState state = resumed.read();
   EXPECT_TRUE(state.finished.contains(points[0].key));
   EXPECT_FALSE(state.finished.contains(points[1].key));
