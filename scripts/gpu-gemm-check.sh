@@ -17,7 +17,8 @@
 # "preset dtype layout [--no-tune];..." runs those instead. table.md: every run's shapes
 # with ours and cuBLASLt's configurations (tools/report/gemm-table).
 # profile: ncu's full set (text report) of ours and of cuBLASLt's candidates where we trail:
-# rows straddling 32-byte sectors (copies off), short K, one small wave.
+# rows straddling 32-byte sectors (copies off), short K, one small wave; PROFILE_JOBS (format
+# at the step) profiles other problems (fp16, B as N x K).
 # probes: the GEMM GPU test (unless GPU_TESTS=0), then each line "M N K dtype layout
 # config [VAR=value ...]" of the file $PROBES (# starts a comment; config "-": symm-bench's
 # plan, tuned unless --no-tune is among the extra arguments) timed against cuBLASLt (2
@@ -253,13 +254,14 @@ if [ "$mode" = profile ]; then
     failed pingpong-tests
   grep -E "PASSED|FAILED" "$OUT/gemm_test.log"
   mkdir -p "$OUT/profile"
-  # name:M N K:kernel regex:launches:our configuration:environment
-  for job in "straddle-ours:6144 3456 4104:persistent:1:128x256x64s4:SYMM_GEMM_OPERAND_COPIES=0" \
-    "aligned-ours:6144 3456 4096:persistent:1:128x256x64s4:" \
-    "straddle-cublas:6144 3456 4104:nvjet|sm90:24:128x256x64s4:" \
-    "shortk-ours:16384 4096 1792:persistent:1:128x256x64s4:" \
-    "small-ours:1000 1000 1000:persistent:1:128x128x64s6-pingpong:" \
-    "small-cublas:1000 1000 1000:nvjet|sm90:24:128x128x64s6-pingpong:"; do
+  # name:M N K:kernel regex:launches:our configuration:environment; PROFILE_JOBS="job;job;..."
+  # profiles those instead.
+  jobs=${PROFILE_JOBS:-"straddle-ours:6144 3456 4104:persistent:1:128x256x64s4:SYMM_GEMM_OPERAND_COPIES=0;\
+aligned-ours:6144 3456 4096:persistent:1:128x256x64s4:;straddle-cublas:6144 3456 4104:nvjet|sm90:24:128x256x64s4:;\
+shortk-ours:16384 4096 1792:persistent:1:128x256x64s4:;small-ours:1000 1000 1000:persistent:1:128x128x64s6-pingpong:;\
+small-cublas:1000 1000 1000:nvjet|sm90:24:128x128x64s6-pingpong:"}
+  IFS=';' read -ra jobs <<<"$jobs"
+  for job in "${jobs[@]}"; do
     IFS=: read -r name run kernels count config vars <<<"$job"
     say "ncu $name ($run)"
     env $vars timeout 150 ncu --clock-control none --set full -k "regex:$kernels" --launch-count "$count" \
