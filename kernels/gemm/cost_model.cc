@@ -109,7 +109,7 @@ constexpr Candidate kCandidates[] = {
     {{144, 192, 64, 4, Schedule::swapped, 2}, 0.97}, {{144, 192, 64, 4, Schedule::swapped}, 0.965},
     {{88, 192, 64, 5, Schedule::swapped, 2}, 0.75},
     {{160, 256, 64, 4, Schedule::swapped, 2}, 0.93}, {{152, 256, 64, 4, Schedule::swapped, 2}, 0.93},
-    {{160, 256, 64, 4, Schedule::swapped, 1, 4}, 0.93},
+    {{160, 256, 64, 4, Schedule::swapped, 1, 4}, 0.93}, {{160, 192, 64, 4, Schedule::swapped, 1, 4}, 0.93},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},

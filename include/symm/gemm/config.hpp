@@ -216,6 +216,7 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<144, 192, 64, 4, Schedule::swapped>,
                                 TileConfig<144, 192, 64, 4, Schedule::swapped, 2>,
                                 TileConfig<160, 256, 64, 4, Schedule::swapped, 1, 4>,
+                                TileConfig<160, 192, 64, 4, Schedule::swapped, 1, 4>,
                                 TileConfig<128, 128, 64, 6, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong>,
                                 TileConfig<128, 160, 64, 5, Schedule::pingpong, 2>,
