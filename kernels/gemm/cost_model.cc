@@ -96,6 +96,13 @@ using detail::kPartialKIters;
 // (bench/results/gemm/2026-12-05-clusters8). Rated as its 2 x 1 twin (the straddle model
 // credits its shared rows): of general.json's and ragged.json's 120 problems the planner
 // gives it that one only, at any rating from 0.85 to 0.93.
+// 160x192 swapped in 1 x 4 clusters: cuBLASLt's tile on 777 x 4104 x 8200 (5 x 22 tiles, one
+// wave of 30 quads): 0.92-0.94 of cuBLASLt where 144x192 pairs ran 0.87-0.88, 0.83 on
+// 592 x 5000 x 10680 (0.73), but 0.68-0.73 where M fits 160 rows badly
+// (bench/results/gemm/2026-12-05-l2bound-777). Rated as its sibling, which keeps the
+// untuned plan of those two shapes on 144x192 pairs and 192x160 in 1 x 2 (the model charges
+// its larger area and the quads' blocks past N, and the pairs' straddling rows too little);
+// the tuner, whose candidates it is among there, takes it.
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <set>
+#include <tuple>
 #include <vector>
 #include <utility>
 
@@ -77,6 +78,16 @@ TEST(GemmPlan, StraddlingRowsAreReadInPlaceBySharedTiles) {
   // (bench/results/gemm/2026-12-05-clusters8).
   const Plan four = make_plan(problem(800, 5872, 5976, BLayout::nk), GemmOptions{}, DeviceLimits{});
   EXPECT_EQ(four.config, (KernelConfig{160, 256, 64, 4, Schedule::swapped, 1, 4})) << to_string(four.config);
+  // 160x192 in 1 x 4 clusters, cuBLASLt's tile on 777 x 4104 x 8200: 0.92-0.94 of cuBLASLt
+  // where 144x192 pairs ran 0.87-0.88, 0.83 on 592 x 5000 x 10680 (0.73), picked by the tuner
+  // (bench/results/gemm/2026-12-05-l2bound-777): it must stay among the candidates it times.
+  const KernelConfig quad192{160, 192, 64, 4, Schedule::swapped, 1, 4};
+  for (const auto& [m, n, k, layout] : {std::tuple{777, 4104, 8200, BLayout::nk}, {777, 4104, 8200, BLayout::kn},
+                                        {592, 5000, 10680, BLayout::nk}}) {
+    const auto tuned = candidate_plans(problem(m, n, k, layout), GemmOptions{}, DeviceLimits{}, 6);
+    EXPECT_TRUE(std::ranges::any_of(tuned, [&](const Plan& plan) { return plan.config == quad192; }))
+        << m << " x " << n << " x " << k << " " << to_string(layout);
+  }
   for (const auto& [m, n, k] : {std::array<int, 3>{6120, 3400, 4104}, {3000, 5000, 2008}, {12296, 2792, 1000}})
     for (BLayout layout : {BLayout::nk, BLayout::kn}) {
       const Plan plan = make_plan(problem(m, n, k, layout), GemmOptions{}, DeviceLimits{});
