@@ -17,6 +17,7 @@ namespace {
 struct Sample {
   Case problem;
   GemmOptions options;
+  bool refused = false;  // edges: the outcome the planner must give (random draws: either)
 };
 
 KernelConfig first_pingpong() {
@@ -26,7 +27,8 @@ KernelConfig first_pingpong() {
 }
 
 // Edges chosen by hand: the SYMM_GEMM_SMS=1 failure, one-block split-K and stream-K,
-// clamped splits (WGMMA and fallback), misfit and fitting forced configurations.
+// clamped splits (WGMMA and fallback), misfit and fitting forced configurations. Each
+// runs, except the ping-pong configuration forced with split K (whole tiles only).
 Sample edge_sample(int index) {
   Sample s;
   GemmOptions& o = s.options;
@@ -39,7 +41,7 @@ Sample edge_sample(int index) {
     case 5: s.problem = {{512, 576, 512, 0}, DType::bf16, DType::bf16, BLayout::kn}; o.config = KernelConfig{128, 144, 64, 5}; break;
     case 6: s.problem = {{1, 8, 8, 0}}; o.config = KernelConfig{256, 128, 64, 4}; break;
     case 7: s.problem = {{999, 520, 776, 0}}; o.config = first_pingpong(); o.num_blocks = 1; break;
-    case 8: s.problem = {{640, 512, 320, 0}}; o.config = first_pingpong(); o.k_splits = 2; break;
+    case 8: s.problem = {{640, 512, 320, 0}}; o.config = first_pingpong(); o.k_splits = 2; s.refused = true; break;
     default: s.problem = {{1531, 1048, 2056, 0}}; o.num_blocks = 131; o.gsize_m = INT_MAX; break;
   }
   return s;
@@ -92,6 +94,9 @@ TEST_P(GemmRandomSample, MatchesCublasOrIsRefusedNamingTheKnob) {
   // test. Run twice: split-K counters reset themselves.
   std::string refusal;
   const std::optional<Plan> plan = check.run_unless_refused(s.problem, o, 2, refusal);
+  if (GetParam() < kEdges) {
+    EXPECT_EQ(!plan, s.refused) << (plan ? "ran: " + plan->reason : "refused: " + refusal);
+  }
   if (!plan) {
     EXPECT_NE(refusal.find("SYMM_GEMM_"), std::string::npos) << "refused without naming a knob: " << refusal;
     EXPECT_TRUE(o.config.has_value()) << "refused options that force nothing: " << refusal;
