@@ -320,8 +320,10 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
   std::vector<Plan> plans;
   for (auto& [cost, plan] : scored) {
     if (int(plans.size()) == count) break;
-    if (std::none_of(plans.begin(), plans.end(), [&](const Plan& kept) { return same_but_copies(kept, plan); }))
+    if (std::none_of(plans.begin(), plans.end(), [&](const Plan& kept) { return same_but_copies(kept, plan); })) {
+      plan.model_cost = cost;
       plans.push_back(std::move(plan));
+    }
   }
   return plans;
 }
@@ -373,6 +375,7 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
       const double cost = cost_with(choice, *o.config, plan.sched, plan.num_blocks);
       if (cost < best.first) best = {cost, with_copy_notes(std::move(plan), choice.copies)};
     }
+    best.second.model_cost = best.first;
     return std::move(best.second);
   }
   if (auto why = can_implement(heuristic_candidates()[0].config, launched, d); !why.empty())

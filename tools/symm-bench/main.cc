@@ -1,5 +1,6 @@
 // symm-bench: benchmarks of symm's kernels against their baselines (one GPU per process).
 //   symm-bench gemm --preset bench/gemm/issue4.json -o bench/results/gemm.json
+//   symm-bench gemm --mnk 777 4104 8200 --plans   (what ours would run; no GPU needed)
 // Exit codes: 0 done, 1 a failed run (a wrong output, an error while running, no GPU), 2 a
 // bad command line, preset or SYMM_* variable (one line naming it, before any GPU work). Flags follow Iris's names
 // (--n_warmup, --n_repeat, -o/--output_file, --datatype); the earlier spellings (--warmup,
@@ -12,6 +13,7 @@
 #include <exception>
 
 #include "gemm_bench.hpp"
+#include "plan_listing.hpp"
 #include "symm/gemm/config.hpp"
 #include "symm/host/input_checks.hpp"
 #include "symm/host/launch.hpp"
@@ -26,6 +28,7 @@ struct GemmFlags {
   std::string preset, dtype = "both", layout = "nk", config;
   std::vector<std::int64_t> mnk;
   bool no_tune = false;
+  bool plans = false;  // print what ours would run, run nothing
 };
 
 // With SYMM_GEMM_FORCE_FALLBACK=1 the mma.sync fallback runs: --config must name one of its
@@ -96,6 +99,8 @@ std::string read_gemm_flags(const GemmFlags& flags, symm::bench::GemmBenchOption
   // No symm::launch here to check them (one process, one GPU): the same check, by hand.
   if (std::string why = symm::settings::check_all(); !why.empty()) return why;
   if (!flags.preset.empty() && !flags.mnk.empty()) return "give --preset FILE or --mnk M N K, not both";
+  if (flags.plans && !gemm.output.empty())
+    return "--plans prints plans and times nothing, so -o/--output_file would stay empty: drop one of them";
   gemm.gemm = symm::gemm::GemmOptions::from_env();
   if (!flags.preset.empty()) {
     symm::bench::GemmPreset p = symm::bench::load_gemm_preset(flags.preset);
@@ -141,6 +146,9 @@ int main(int argc, char** argv) {
   g->add_option("-o,--output_file,--output", gemm.output, "results JSON path (empty: none)");
   g->add_flag("--no_tune,--no-tune", flags.no_tune,
               "ours: the heuristic's plan, untimed (default: fastest of its best few)");
+  g->add_flag("--plans", flags.plans,
+              "print our plan and the candidates tuning would time, with the heuristic's predicted times; "
+              "run nothing (no GPU needed)");
   if (const int code = symm::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     if (const std::string why = read_gemm_flags(flags, gemm); !why.empty()) {
@@ -150,6 +158,14 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     fmt::print(stderr, "{}\n", e.what());
     return 2;
+  }
+  if (flags.plans) {
+    try {
+      return symm::bench::print_plans(gemm);
+    } catch (const std::exception& e) {  // a plan refused for the options given
+      fmt::print(stderr, "symm-bench: {}\n", e.what());
+      return 2;
+    }
   }
   // Said as the examples say it, before CUDA would ("driver version is insufficient").
   if (const std::string why = symm::no_gpu_message(); !why.empty()) {

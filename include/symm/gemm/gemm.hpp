@@ -25,6 +25,9 @@
 
 namespace symm::gemm {
 
+// How many of the heuristic's best plans Gemm::tune times by default.
+inline constexpr int kTuneCandidates = 6;
+
 class Gemm {
  public:
   explicit Gemm(GemmOptions options = GemmOptions::from_env());
@@ -50,7 +53,7 @@ class Gemm {
   // the choice is reused, and noise must not make it.
   // The choice is kept in the plan cache (plan_cache.hpp, SYMM_GEMM_PLAN_CACHE): a later
   // tune of the same problem, by any process or rank, returns it without timing.
-  Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = 6, int runs_at_least = 5);
+  Plan tune(const GemmProblem& p, cudaStream_t stream, int candidates = kTuneCandidates, int runs_at_least = 5);
 
   // After a synchronisation failed with a launch failure: which of this Gemm's device
   // waits outlasted SYMM_WAIT_TIMEOUT_MS and what it waited for (wait_record.hpp); empty

@@ -70,6 +70,10 @@ struct Plan {
   bool aligned_loads = false;  // fallback: cp.async loads (else element by element)
   OperandCopies copies;        // wgmma: operands read or written through scratch
   std::string reason;      // why this kernel and configuration (verbose output)
+  // The heuristic's predicted time of this plan (predicted_cost's units, with memory's floor
+  // and the cost of straddling rows or their copies): comparable between the plans of one
+  // problem on one device; 0 where nothing was scored (the fallback).
+  double model_cost = 0;
 };
 
 // Empty when the problem is well formed, otherwise what is wrong with it.

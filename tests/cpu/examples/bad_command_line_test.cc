@@ -174,6 +174,7 @@ TEST(RefusedCommandLine, SymmBenchRefusesEachWithTheFlagNamed) {
       {bench, gemm({"--mnk", "64", "64", "64", "--n-repeat", "3"}), "did you mean --n_repeat?"},
       {bench, gemm({"--mnk", "64", "64", "64", "--b_layout", "mn"}), "--b_layout"},
       {bench, gemm({"extra", "--mnk", "64", "64", "64"}), "extra"},
+      {bench, gemm({"--mnk", "64", "64", "64", "--plans", "-o", "plans.json"}), "--plans prints plans"},
   });
 }
 

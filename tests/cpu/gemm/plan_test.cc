@@ -14,6 +14,7 @@
 #include "cost_model.hpp"
 #include "fake_problem.hpp"
 #include "symm/common/error.hpp"
+#include "symm/gemm/gemm.hpp"
 #include "symm/gemm/plan.hpp"
 
 namespace symm::gemm {
@@ -84,7 +85,7 @@ TEST(GemmPlan, StraddlingRowsAreReadInPlaceBySharedTiles) {
   const KernelConfig quad192{160, 192, 64, 4, Schedule::swapped, 1, 4};
   for (const auto& [m, n, k, layout] : {std::tuple{777, 4104, 8200, BLayout::nk}, {777, 4104, 8200, BLayout::kn},
                                         {592, 5000, 10680, BLayout::nk}}) {
-    const auto tuned = candidate_plans(problem(m, n, k, layout), GemmOptions{}, DeviceLimits{}, 6);
+    const auto tuned = candidate_plans(problem(m, n, k, layout), GemmOptions{}, DeviceLimits{}, kTuneCandidates);
     EXPECT_TRUE(std::ranges::any_of(tuned, [&](const Plan& plan) { return plan.config == quad192; }))
         << m << " x " << n << " x " << k << " " << to_string(layout);
   }
