@@ -110,6 +110,11 @@ cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
 hgmma=$("$cuobjdump" --dump-sass "$bin/symm_gemm_gpu_test" | grep -c "HGMMA")
 echo "HGMMA count: $hgmma"
 [ "${hgmma:-0}" -gt 0 ] || failed "sass (no HGMMA)"
+# --plans plans for the GPU it finds here (the cpu tier runs it with none visible).
+say "symm-bench --plans with the GPU visible"
+timeout 60 "$bin/symm-bench" gemm --mnk 777 4104 8200 --dtype bf16 --plans >"$OUT/plans.txt" 2>&1 &&
+  grep -q "planned for GPU" "$OUT/plans.txt" || failed "symm-bench --plans"
+head -1 "$OUT/plans.txt"
 
 if [ "$mode" = tests ] || [ "$mode" = all ] || [ "$mode" = quick ]; then
   say "cpu tests"
