@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "symm/common/error.hpp"
 #include "symm/gemm/gemm.hpp"
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/launch.hpp"
@@ -52,7 +53,13 @@ int print_plans(const GemmBenchOptions& o) {
     for (gemm::DType dtype : o.dtypes) {
       const gemm::GemmProblem p{s.m,   s.n,  s.k,      placeholder(0), s.k, placeholder(1), nk ? s.k : s.n,
                                 o.layout, placeholder(2), s.n, dtype,  dtype};
-      const gemm::Plan plan = gemm::make_plan(p, o.gemm, limits);
+      gemm::Plan plan;
+      try {
+        plan = gemm::make_plan(p, o.gemm, limits);
+      } catch (const Error& e) {  // the options rule this problem out: bad input, as for a run
+        fmt::print(stderr, "symm-bench: {}\n", e.what());
+        return 2;
+      }
       fmt::print("\n{} x {} x {} {}, B {}\n  plan: {}\n", s.m, s.n, s.k, to_string(dtype), to_string(o.layout),
                  gemm::describe(p, plan));
       if (!o.tune || plan.kind != gemm::KernelKind::wgmma) continue;

@@ -9,7 +9,8 @@ namespace symm::bench {
 // with the heuristic's predicted time over the plan's. Dense operands at aligned addresses,
 // as symm-bench allocates them. Runs nothing, so it needs no GPU: the limits of the current
 // GPU where one is visible, else of an H100 or H200 (said in the first line). Returns the
-// exit code (0); a plan refused for the options throws symm::Error.
+// exit code: 0, or 2 when the options rule a problem out (said on stderr); a CUDA failure
+// while reading the GPU's limits throws symm::Error.
 int print_plans(const GemmBenchOptions& options);
 
 }  // namespace symm::bench
