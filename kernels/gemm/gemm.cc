@@ -14,6 +14,7 @@
 
 #include "symm/host/bench.hpp"
 #include "symm/host/cuda_check.hpp"
+#include "symm/host/device_reach.hpp"
 #include "symm/host/runtime.hpp"
 #include "launch.hpp"
 #include "symm/common/error.hpp"
@@ -161,6 +162,15 @@ const OperandMaps& Gemm::operand_maps(const GemmProblem& launched, const KernelC
   return maps_;
 }
 
+void Gemm::check_reachable(const GemmProblem& p) {
+  const std::array<const void*, 3> operands{p.a, p.b, p.c};
+  if (operands == reachable_) return;
+  for (auto [name, pointer] : {std::pair{"A", p.a}, {"B", p.b}, {"C", static_cast<const void*>(p.c)}})
+    if (auto why = unreachable_from_device(pointer, device_, fmt::format("symm gemm: {}", name)); !why.empty())
+      throw Error(why);
+  reachable_ = operands;
+}
+
 const Plan& Gemm::planned(const GemmProblem& p) {
   if (!last_plan_ || !(last_plan_->first == p)) last_plan_.emplace(p, plan(p));
   return last_plan_->second;
@@ -209,6 +219,7 @@ void Gemm::run(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
 
 void Gemm::enqueue(const GemmProblem& p, const Plan& plan, cudaStream_t stream) {
   if (auto why = plan_mismatch(p, plan); !why.empty()) throw Error("symm gemm: " + why);
+  check_reachable(p);
   if (options_.verbose) fmt::print(stderr, "{}\n", describe(p, plan));
   if (plan.kind == KernelKind::fallback) {
     FallbackParams params{p.a,   p.b,   p.c,   int(p.m), int(p.n), int(p.k),

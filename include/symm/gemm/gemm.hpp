@@ -10,6 +10,7 @@
 // scratch); the graphs stay valid while the Gemm lives, even after it ran larger plans.
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -74,6 +75,8 @@ class Gemm {
   // The plan's counters and partials into ws, its scratch (partials, then copies) into scratch.
   void prepare_workspace(const Plan& plan, SplitKWorkspace& ws, std::uint8_t*& scratch, cudaStream_t stream);
   const OperandMaps& operand_maps(const GemmProblem& launched, const KernelConfig& config);
+  // Refuses operands this GPU cannot reach (host memory): a kernel reading them would fault.
+  void check_reachable(const GemmProblem& p);
 
   GemmOptions options_;
   std::uint64_t wait_timeout_ns_;  // SYMM_WAIT_TIMEOUT_MS, read once
@@ -90,6 +93,7 @@ class Gemm {
   GemmProblem maps_problem_;
   KernelConfig maps_config_;
   std::optional<std::pair<GemmProblem, Plan>> last_plan_;  // run(p, stream)'s last problem and plan
+  std::array<const void*, 3> reachable_{};  // the last A, B and C found reachable (asking costs host time)
 };
 
 // Reads the current device's SM count, shared-memory limit and compute capability.

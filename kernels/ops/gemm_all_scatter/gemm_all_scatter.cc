@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "launch.hpp"
 #include "rank_agreement.hpp"
@@ -18,6 +19,7 @@
 #include "symm/gemm/tensor_maps.hpp"
 #include "symm/host/cuda_check.hpp"
 #include "symm/host/cuda_resources.hpp"
+#include "symm/host/device_reach.hpp"
 #include "symm/host/runtime.hpp"
 #include "symm/host/tensor.hpp"
 
@@ -186,6 +188,10 @@ bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_by
 // Why this rank cannot run with these operands, or empty (this rank's checks alone).
 std::string GemmAllScatter::State::operand_problem(const void* a, const void* b, const void* c) const {
   if (!a || !b) return "symm gemm_all_scatter: A and B must be non-null device pointers";
+  for (auto [name, operand] : {std::pair{"A", a}, {"B", b}})
+    if (auto why = unreachable_from_device(operand, rt.device(), fmt::format("symm gemm_all_scatter: {}", name));
+        !why.empty())
+      return why;
   // TMA reads A and B in place (bulk_synchronous's library GEMM copies what it cannot)
   // and writes C.
   const bool tma_reads = plan.variant != ScatterVariant::bulk_synchronous;

@@ -5,6 +5,7 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <ostream>
@@ -331,6 +332,39 @@ TEST(GemmGraph, ACaptureThatWouldAllocateIsRefused) {
   EXPECT_EQ(cudaStreamEndCapture(stream.get(), &graph), cudaSuccess) << "the refusal broke the capture";
   if (graph) cudaGraphDestroy(graph);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+// A, B or C in host memory the GPU cannot read is refused before launch, naming the
+// operand: a kernel reading it would fault and end the context, losing the process's work.
+// The Gemm and the context then run device operands.
+TEST(GemmInputs, HostMemoryIsRefusedBeforeLaunch) {
+  SYMM_REQUIRE_GPUS(1);
+  if (auto why = skip_reason(true); !why.empty()) GTEST_SKIP() << why;
+  int pageable = 0;
+  SYMM_TEST_CUDA(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, 0));
+  if (pageable) GTEST_SKIP() << "this GPU reads pageable host memory: nothing to refuse";
+  constexpr std::int64_t m = 256, n = 256, k = 256;
+  const OwnedStream stream;
+  DeviceBuffer a(m * k * 2, "A"), b(n * k * 2, "B"), c(m * n * 2, "C");
+  std::vector<std::uint16_t> host(m * k);  // as large as any operand
+  const GemmProblem device{m, n, k, a.get(), k, b.get(), k, BLayout::nk, c.get(), n, DType::bf16, DType::bf16};
+  Gemm gemm;
+  gemm.run(device, stream.get());  // the operands are then known to be reachable: others are asked again
+  for (const char* name : {"A", "B", "C"}) {
+    GemmProblem p = device;
+    if (name[0] == 'A') p.a = host.data();
+    if (name[0] == 'B') p.b = host.data();
+    if (name[0] == 'C') p.c = host.data();
+    try {
+      gemm.run(p, stream.get());
+      ADD_FAILURE() << name << " in host memory was not refused";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("symm gemm: ") + name + " ("), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("cannot reach"), std::string::npos) << e.what();
+    }
+  }
+  gemm.run(device, stream.get());
+  SYMM_TEST_CUDA(cudaStreamSynchronize(stream.get()));
 }
 
 TEST(GemmFallback, ForcedOnAlignedShapes) {

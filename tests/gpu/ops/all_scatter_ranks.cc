@@ -264,6 +264,18 @@ int misaligned_a_on_one_rank_stops_every_rank(Runtime& rt) {
   return 0;
 }
 
+int host_a_on_one_rank_stops_every_rank(Runtime& rt) {
+  const SmallProblem p(rt);
+  ops::GemmAllScatter op(rt, p.shape, {});
+  // malloc'd memory: a kernel reading it faults, ending the context on that rank.
+  const std::vector<bf16> host(std::size_t(p.shape.m) * p.shape.k);
+  const bf16* a = rt.rank() == 1 ? host.data() : p.a;
+  const char* expected = rt.rank() == 1 ? "cannot reach" : "rank 1 refused its C or operands";
+  if (!refused_with("A in host memory on rank 1", expected, [&] { p.run(op, p.c, a); })) return 1;
+  p.run(op, p.c);  // nothing launched anywhere: device operands then run
+  return 0;
+}
+
 // Whether the block's tile `tile` (TileInfo::tile: unit x cluster blocks + rank) lies in
 // the shard: a cluster's unit may reach past M or N.
 bool tile_inside(const ops::AllScatterPlan& plan, std::int64_t m, std::int64_t n_shard, int tile) {

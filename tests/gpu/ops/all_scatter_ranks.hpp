@@ -41,6 +41,11 @@ int c_at_another_offset_is_refused_on_every_rank(Runtime& rt);
 // run. 0 when both hold.
 int misaligned_a_on_one_rank_stops_every_rank(Runtime& rt);
 
+// Two ranks: rank 1 runs with an A in malloc'd host memory, which the GPU cannot read;
+// rank 1 refuses naming A, rank 0 naming rank 1, before any launch; device operands then
+// run. 0 when both hold.
+int host_a_on_one_rank_stops_every_rank(Runtime& rt);
+
 // A run whose A lies inside C (which the peers write) is refused before any launch, and
 // the op then runs separate operands: 0 when both hold, else 1 with what went wrong.
 int operands_overlapping_c_are_refused(Runtime& rt);

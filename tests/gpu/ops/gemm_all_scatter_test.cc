@@ -299,7 +299,7 @@ TEST(GemmAllScatterFailures, OperandsOverlappingCAreRefusedBeforeAnyLaunch) {
   EXPECT_EQ(run.exit_code, 0) << run.output[0];
 }
 
-// Rank 1 differs from rank 0 (its shape, its C's offset, its A's alignment): every rank
+// Rank 1 differs from rank 0 (its shape, its C's offset, its A's alignment or memory): every rank
 // refuses, saying why, before anything is allocated or launched, and then runs.
 struct TwoRankRefusal {
   const char* name;
@@ -317,7 +317,8 @@ TEST_P(RanksThatDisagree, AllRefuseBeforeAnyLaunchAndThenRun) {
 INSTANTIATE_TEST_SUITE_P(GemmAllScatterFailures, RanksThatDisagree,
                          ::testing::Values(TwoRankRefusal{"DifferentShapes", ranks_given_different_shapes_all_refuse},
                                            TwoRankRefusal{"CAtAnotherOffset", c_at_another_offset_is_refused_on_every_rank},
-                                           TwoRankRefusal{"MisalignedA", misaligned_a_on_one_rank_stops_every_rank}),
+                                           TwoRankRefusal{"MisalignedA", misaligned_a_on_one_rank_stops_every_rank},
+                                           TwoRankRefusal{"HostA", host_a_on_one_rank_stops_every_rank}),
                          [](const ::testing::TestParamInfo<TwoRankRefusal>& info) { return info.param.name; });
 
 TEST(GemmAllScatterFailures, APeerThatNeverArrivesEndsEveryRankWithinTheBudget) {
