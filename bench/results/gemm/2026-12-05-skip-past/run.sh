@@ -1,6 +1,6 @@
 # One device call: main and branch producer-skip-past (skip-past.patch, the branch's diff
 # against main) built side by side (the branch's build niced, in the background); main's
-# host-memory refusal test, the cluster probes and the refit probes on main; then the
+# cluster probes and the refit probes, then the host-memory refusal tests on main; then the
 # branch's cluster tests and the cluster probes on the branch. $1: main's commit.
 set -u
 d=bench/results/gemm/2026-12-05-skip-past
@@ -9,11 +9,15 @@ rm -rf /tmp/br && mkdir /tmp/br && tar cf - --exclude=./build . | tar xf - -C /t
 mkdir -p "$OUT/branch"
 (cd /tmp/br && OUT=$OUT/branch SYMM_GIT_COMMIT=$1+skip-past nice -n 19 scripts/gpu-gemm-check.sh build \
   >"$OUT/branch/build-step.log" 2>&1) &
-echo "== main: build, host-memory refusal test, probes"
+echo "== main: build, probes, host-memory refusal tests"
 cat $d/probes-both.txt $d/probes-refit.txt >/tmp/main-probes.txt
 OUT=$OUT/main SYMM_GIT_COMMIT=$1 PROBES=/tmp/main-probes.txt GPU_TESTS=0 scripts/gpu-gemm-check.sh probes
 SYMM_REQUIRE_GPU=1 timeout 60 "$OUT/main/bin/symm_gemm_gpu_test" --gtest_filter='GemmInputs*' >"$OUT/main/inputs-test.log" 2>&1
 echo "main GemmInputs: rc=$?"; grep -E "OK|FAILED|Failure" "$OUT/main/inputs-test.log" | head
+timeout 240 cmake --build build/dev -j 16 --target symm_gemm_all_scatter_test >"$OUT/main/op-test-build.log" 2>&1 &&
+  SYMM_REQUIRE_GPU=1 timeout 60 build/dev/tests_gpu_ops/symm_gemm_all_scatter_test \
+    --gtest_filter='*RanksThatDisagree*' >"$OUT/main/op-refusals.log" 2>&1
+echo "main op refusals: rc=$?"; grep -E "OK|FAILED|Failure" "$OUT/main/op-refusals.log" | head
 echo "== branch: wait for its build, cluster tests, probes"
 wait
 tail -5 "$OUT/branch/build-step.log"
