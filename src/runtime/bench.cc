@@ -156,15 +156,11 @@ CrossRankSummary summarize_across_ranks(Team& team, const BenchResult& mine) {
   // Equal sizes are a precondition of all_gather; check them first for a clear message.
   const std::uint64_t my_count = mine.samples_ms.size();
   const std::vector<std::uint64_t> counts = gather(team, my_count);
-  for (int r = 0; r < world; ++r) {
-    const std::uint64_t count = counts[r];
-    if (count != my_count) {
-      throw Error(fmt::format(
-          "summarize_across_ranks: rank {} has {} samples and rank {} has {}; every rank must "
-          "run do_bench with the same n_repeat",
-          team.rank(), my_count, r, count));
-    }
-  }
+  if (const int r = first_rank_unlike(counts, my_count); r >= 0)
+    throw Error(fmt::format(
+        "summarize_across_ranks: rank {} has {} samples and rank {} has {}; every rank must "
+        "run do_bench with the same n_repeat",
+        team.rank(), my_count, r, counts[r]));
   if (my_count == 0) throw Error("summarize_across_ranks: no samples");
   const auto gathered = team.all_gather(std::as_bytes(std::span(mine.samples_ms)));
   std::vector<std::vector<double>> by_rank(world, std::vector<double>(my_count));

@@ -19,14 +19,10 @@ namespace {
 void check_same_request(Team& team, std::size_t bytes) {
   const std::uint64_t mine = bytes;
   const std::vector<std::uint64_t> all = gather(team, mine);
-  for (int r = 0; r < team.world(); ++r) {
-    const std::uint64_t theirs = all[r];
-    if (theirs != mine) {
-      throw Error(fmt::format("symmetric heap: rank {} asked for {} bytes and rank {} for {}; "
-                              "every rank must use the same --heap_size / SYMM_HEAP_SIZE",
-                              team.rank(), mine, r, theirs));
-    }
-  }
+  if (const int r = first_rank_unlike(all, mine); r >= 0)
+    throw Error(fmt::format("symmetric heap: rank {} asked for {} bytes and rank {} for {}; "
+                            "every rank must use the same --heap_size / SYMM_HEAP_SIZE",
+                            team.rank(), mine, r, all[r]));
 }
 
 std::unique_ptr<HeapMapping> map_heap(Team& team, int device, std::size_t bytes,

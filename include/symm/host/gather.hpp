@@ -1,5 +1,6 @@
 #pragma once
 // Every rank's value of a plain struct, through the bootstrap Team (no GPU involved).
+#include <cstddef>
 #include <cstring>
 #include <span>
 #include <type_traits>
@@ -17,6 +18,15 @@ std::vector<T> gather(Team& team, const T& mine) {
   std::vector<T> all(team.world());
   std::memcpy(all.data(), bytes.data(), bytes.size());
   return all;
+}
+
+// The lowest rank whose value in `all` (gather's result) differs from `value`, or -1: the
+// rank a refusal names when ranks must agree.
+template <class T>
+int first_rank_unlike(const std::vector<T>& all, const T& value) {
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (!(all[r] == value)) return int(r);
+  return -1;
 }
 
 }  // namespace symm

@@ -80,14 +80,12 @@ void check_same_c_offset(Team& team, std::int64_t mine, const std::string& probl
                               "so no rank runs",
                               r));
   }
-  for (int r = 1; r < team.world(); ++r) {
-    if (all[r] != all[0])
-      throw Error(fmt::format("symm gemm_all_scatter: C lies at heap offset {} on rank 0 and {} on rank {}; the "
-                              "peers store into C at this rank's offset, so every rank must pass the C it "
-                              "allocated at the same point of its heap allocations (the same sizes in the "
-                              "same order on every rank)",
-                              all[0], all[r], r));
-  }
+  if (const int r = first_rank_unlike(all, all[0]); r >= 0)
+    throw Error(fmt::format("symm gemm_all_scatter: C lies at heap offset {} on rank 0 and {} on rank {}; the "
+                            "peers store into C at this rank's offset, so every rank must pass the C it "
+                            "allocated at the same point of its heap allocations (the same sizes in the "
+                            "same order on every rank)",
+                            all[0], all[r], r));
 }
 
 }  // namespace symm::ops::detail

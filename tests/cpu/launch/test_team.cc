@@ -18,6 +18,7 @@
 #include "link.hpp"
 #include "socket_team.hpp"
 #include "symm/common/error.hpp"
+#include "symm/host/gather.hpp"
 #include "symm/host/team.hpp"
 
 namespace {
@@ -92,6 +93,26 @@ TEST(SocketTeam, CollectivesDeliverEveryRanksData) {
       EXPECT_EQ(info.st_size, 4096 * (peer + 1)) << "descriptor of rank " << peer;
     }
     EXPECT_NE(fds[rank].get(), mine.get());
+  });
+  for (const auto& e : errors) EXPECT_EQ(e, "");
+}
+
+// gather returns every rank's struct by rank; first_rank_unlike names the lowest rank
+// whose value differs (what the heap's and the op's agreement checks report).
+TEST(SocketTeam, GatherAndTheFirstRankUnlikeAValue) {
+  struct Pair {
+    int rank;
+    double half;
+    bool operator==(const Pair&) const = default;
+  };
+  auto teams = make_teams(3);
+  auto errors = run_ranks(teams, [](int rank, TeamPtr& team) {
+    const std::vector<Pair> all = symm::gather(*team, Pair{rank, rank / 2.0});
+    EXPECT_EQ(all, (std::vector<Pair>{{0, 0.0}, {1, 0.5}, {2, 1.0}}));
+    EXPECT_EQ(symm::first_rank_unlike(all, all[0]), 1);
+    EXPECT_EQ(symm::first_rank_unlike(all, Pair{2, 1.0}), 0);
+    const std::vector<int> same = symm::gather(*team, 7);
+    EXPECT_EQ(symm::first_rank_unlike(same, 7), -1);
   });
   for (const auto& e : errors) EXPECT_EQ(e, "");
 }
