@@ -5,6 +5,10 @@
 // the host, and traps; the host reads it after the failed synchronisation
 // (symm::ops::GemmAllScatter::failure_report) and prints rank, block, tile, flag, value
 // seen and expected.
+//
+// A trap ends every block of the grid: when several waiters run out together, the first to
+// trap would end the one still writing the record, and the host would find none. So a
+// waiter that did not claim the record traps once it is written, or after a grace.
 #include <cuda/atomic>
 #include <cuda/ptx>
 
@@ -14,6 +18,18 @@
 #include "symm/device/order.cuh"
 
 namespace symm::device {
+
+// How long a waiter that did not claim a failure record gives the one that did to finish
+// it (a few stores): one sleep, not a polling loop, since with any loop here ptxas could
+// not fit the fused kernel in its 232 registers (C7600).
+inline constexpr unsigned kRecordGraceNs = 1'000'000;  // __nanosleep's longest
+
+// Returns at once if the record whose `claimed` word this is is not being written (state
+// 1), else after about kRecordGraceNs.
+__device__ __forceinline__ void await_record_written(unsigned int& claimed) {
+  if (cuda::atomic_ref<unsigned int, cuda::thread_scope_system>(claimed).load(cuda::memory_order_relaxed) == 1u)
+    __nanosleep(kRecordGraceNs);
+}
 
 __device__ __noinline__ inline void record_wait_failure(const symm::WaitSite& site, const void* flag,
                                                         int tile, std::uint64_t seen,
@@ -33,7 +49,9 @@ __device__ __noinline__ inline void record_wait_failure(const symm::WaitSite& si
     __threadfence_system();
     cuda::atomic_ref<unsigned int, cuda::thread_scope_system>(r->claimed)
         .store(2u, cuda::memory_order_release);  // 2: every field written
+    __trap();
   }
+  await_record_written(r->claimed);
   __trap();
 }
 

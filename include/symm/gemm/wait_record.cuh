@@ -7,12 +7,10 @@
 
 #include <cstdint>
 
+#include "symm/device/wait_record.cuh"
 #include "symm/gemm/wait_record.hpp"
 
 namespace symm::gemm {
-
-// How long a waiter that did not claim the record gives the one that did to finish it.
-inline constexpr std::uint64_t kRecordGraceNs = 1'000'000;
 
 // Out of line: the waits stay small in the kernels' hot loops.
 __device__ __noinline__ inline void wait_failed(GemmWaitRecord* r, GemmWaitSite site, int stage, int tile,
@@ -34,10 +32,7 @@ __device__ __noinline__ inline void wait_failed(GemmWaitRecord* r, GemmWaitSite 
   // after the grace. (Each branch ends in its own trap: with one trap after both, ptxas
   // failed to fit the consumers in their 232 registers, C7600.)
   if (r != nullptr) {
-    cuda::atomic_ref<unsigned int, cuda::thread_scope_system> state(r->claimed);
-    const std::uint64_t start = cuda::ptx::get_sreg_globaltimer();
-    while (state.load(cuda::memory_order_relaxed) == 1u && cuda::ptx::get_sreg_globaltimer() - start < kRecordGraceNs) {
-    }
+    symm::device::await_record_written(r->claimed);
     __trap();
   }
   __trap();

@@ -2,10 +2,15 @@
 // (push_tiles.cuh wait_for_tile). In the op the two halves of a tile are published within
 // a microsecond of each other, so a copier that looked at one flag would rarely be caught
 // there; here one half is published 50 us after the other, with its rows written between.
+// And a timed-out wait's record (symm/device/wait_record.cuh) survives every waiter timing
+// out at once.
 #include <cuda/atomic>
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "gpu_presence.hpp"
 #include "push_tiles.cuh"
@@ -79,6 +84,37 @@ TEST_P(LateHalf, ACopierWaitsForEveryHalfOfATile) {
 }
 
 INSTANTIATE_TEST_SUITE_P(GemmAllScatter, LateHalf, ::testing::Range(0, gemm::kConsumers));
+
+// Every thread of every block runs out of its wait budget at once (as every copier does when
+// a peer never publishes): one fills the failure record, and the others' traps must not end
+// the grid before it is written, or the host has nothing to report.
+__global__ void time_out_everywhere(const __grid_constant__ WaitSite site) {
+  symm::device::record_wait_failure(site, nullptr, 41, 1, 3, 5'000'000);
+}
+
+// In the death test's own process: the trap ends its CUDA context.
+[[noreturn]] void every_waiter_traps_then_report() {
+  WaitFailureRecord* host = nullptr;
+  if (cudaHostAlloc(&host, sizeof *host, cudaHostAllocMapped) != cudaSuccess) std::exit(3);
+  std::memset(host, 0, sizeof *host);
+  WaitFailureRecord* device = nullptr;
+  if (cudaHostGetDevicePointer(&device, host, 0) != cudaSuccess) std::exit(4);
+  time_out_everywhere<<<264, 256>>>(WaitSite{device, nullptr, 5'000'000, 0});
+  const cudaError_t sync = cudaDeviceSynchronize();
+  WaitFailureRecord r;
+  std::memcpy(&r, host, sizeof r);
+  std::fprintf(stderr, "synchronisation: %s; record state %u, block %d, tile %d, seen %llu, expected %llu\n",
+               cudaGetErrorName(sync), r.claimed, r.block, r.tile, static_cast<unsigned long long>(r.seen),
+               static_cast<unsigned long long>(r.expected));
+  std::exit(sync != cudaSuccess && r.claimed == 2 ? 0 : 1);
+}
+
+TEST(GemmAllScatterWaitRecord, WaitersTimingOutTogetherLeaveOneWholeRecord) {
+  SYMM_REQUIRE_GPUS(1);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process: CUDA does not survive fork
+  EXPECT_EXIT(every_waiter_traps_then_report(), ::testing::ExitedWithCode(0),
+              "record state 2, block [0-9]+, tile 41, seen 1, expected 3");
+}
 
 }  // namespace
 }  // namespace symm::ops::detail
