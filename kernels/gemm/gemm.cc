@@ -164,7 +164,7 @@ const OperandMaps& Gemm::operand_maps(const GemmProblem& launched, const KernelC
 
 void Gemm::check_reachable(const GemmProblem& p) {
   const std::array<const void*, 3> operands{p.a, p.b, p.c};
-  if (operands == reachable_) return;
+  if (reachable_ == operands) return;
   for (auto [name, pointer] : {std::pair{"A", p.a}, {"B", p.b}, {"C", static_cast<const void*>(p.c)}})
     if (auto why = unreachable_from_device(pointer, device_, fmt::format("symm gemm: {}", name)); !why.empty())
       throw Error(why);

@@ -93,7 +93,8 @@ class Gemm {
   GemmProblem maps_problem_;
   KernelConfig maps_config_;
   std::optional<std::pair<GemmProblem, Plan>> last_plan_;  // run(p, stream)'s last problem and plan
-  std::array<const void*, 3> reachable_{};  // the last A, B and C found reachable (asking costs host time)
+  // The last A, B and C found reachable (asking costs host time); none before the first run.
+  std::optional<std::array<const void*, 3>> reachable_;
 };
 
 // Reads the current device's SM count, shared-memory limit and compute capability.
