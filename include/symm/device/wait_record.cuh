@@ -7,8 +7,12 @@
 // seen and expected.
 //
 // A trap ends every block of the grid: when several waiters run out together, the first to
-// trap would end the one still writing the record, and the host would find none. So a
-// waiter that did not claim the record traps once it is written, or after a grace.
+// trap would end the one still writing the record, and the host would find none. So only the
+// thread that claims the record traps (once its stores have reached the host); every other
+// waiter ends its own thread and leaves the grid's end to that trap. A sleep before the trap
+// was no grace: __nanosleep may wake at once, and with every thread of a grid timing out the
+// host found no whole record in most runs. The claim is a host-mapped atomic that crosses
+// PCIe, so one lane per warp asks.
 #include <cuda/atomic>
 #include <cuda/ptx>
 
@@ -19,16 +23,27 @@
 
 namespace symm::device {
 
-// How long a waiter that did not claim a failure record gives the one that did to finish
-// it (a few stores): one sleep, not a polling loop, since with any loop here ptxas could
-// not fit the fused kernel in its 232 registers (C7600).
-inline constexpr unsigned kRecordGraceNs = 1'000'000;  // __nanosleep's longest
+// Whether this thread claims the record whose `claimed` word this is (0: free, 1: being
+// written, 2: written): only the lowest active lane of a warp tries.
+__device__ __forceinline__ bool claim_record(unsigned int& claimed) {
+  const unsigned leader = unsigned(__ffs(__activemask()) - 1);
+  return cuda::ptx::get_sreg_laneid() == leader && atomicCAS(&claimed, 0u, 1u) == 0u;
+}
 
-// Returns at once if the record whose `claimed` word this is is not being written (state
-// 1), else after about kRecordGraceNs.
-__device__ __forceinline__ void await_record_written(unsigned int& claimed) {
-  if (cuda::atomic_ref<unsigned int, cuda::thread_scope_system>(claimed).load(cuda::memory_order_relaxed) == 1u)
-    __nanosleep(kRecordGraceNs);
+// The claimant's last step: the fields it stored, then state 2, reach the host before it
+// traps (a store still queued when the grid ends is lost).
+__device__ __forceinline__ void publish_record(unsigned int& claimed) {
+  __threadfence_system();
+  cuda::atomic_ref<unsigned int, cuda::thread_scope_system>(claimed).store(2u, cuda::memory_order_release);
+  __threadfence_system();
+}
+
+// A waiter that did not claim the record ends its thread (PTX exit). A claimant exists: a
+// record stays free until a wait fails, and its claimant's trap ends the context, so no
+// later launch finds it claimed.
+__device__ __forceinline__ void leave_to_claimant() {
+  asm volatile("exit;" ::: "memory");
+  __builtin_unreachable();
 }
 
 __device__ __noinline__ inline void record_wait_failure(const symm::WaitSite& site, const void* flag,
@@ -36,7 +51,7 @@ __device__ __noinline__ inline void record_wait_failure(const symm::WaitSite& si
                                                         std::uint64_t expected,
                                                         std::uint64_t waited_ns) {
   symm::WaitFailureRecord* r = site.record;
-  if (atomicCAS(&r->claimed, 0u, 1u) == 0u) {
+  if (claim_record(r->claimed)) {
     r->rank = site.rank;
     r->block = int(blockIdx.x);
     r->tile = tile;
@@ -46,13 +61,10 @@ __device__ __noinline__ inline void record_wait_failure(const symm::WaitSite& si
     r->seen = seen;
     r->expected = expected;
     r->waited_ns = waited_ns;
-    __threadfence_system();
-    cuda::atomic_ref<unsigned int, cuda::thread_scope_system>(r->claimed)
-        .store(2u, cuda::memory_order_release);  // 2: every field written
+    publish_record(r->claimed);
     __trap();
   }
-  await_record_written(r->claimed);
-  __trap();
+  leave_to_claimant();
 }
 
 // Polls *flag (relaxed, at Scope) until it reaches `expected`, then one acquire fence at
