@@ -108,6 +108,20 @@ TEST(GemmPlan, OneWaveProblemsShareOperandTilesInPairs) {
   }
 }
 
+// Where 192x160 tiles make whole waves (4096 x 1792: 264 tiles, two waves; 1912 x 3760:
+// 240 tiles) they beat 128x160 ping-pong pairs, which the model rated ahead, in every tuned
+// run on both GPU kinds: 4096 x 1792 x 4096 fp16 0.941-0.946 of cuBLASLt against
+// 0.914-0.937 on H200s and 1.01 against 0.951 on an H100 (bf16 1.058 against 0.969);
+// 1912 x 3760 x 5904 bf16 0.939-0.971 against 0.863-0.891 (H200s), 0.919 against 0.778
+// (H100). bench/results/gemm/2026-12-05-rating-192x160.
+TEST(GemmPlan, WholeWavesOf192x160TilesBeatPingpongPairs) {
+  for (const auto& [m, n, k] : {std::tuple{4096, 1792, 4096}, {1912, 3760, 5904}}) {
+    const Plan plan = make_plan(problem(m, n, k), GemmOptions{}, DeviceLimits{});
+    EXPECT_EQ(plan.config, (KernelConfig{192, 160, 64, 4})) << m << " x " << n << " x " << k << ": "
+                                                            << to_string(plan.config);
+  }
+}
+
 // Decode-sized M is memory-bound: spreading K over more blocks does not make memory
 // deliver B sooner, and split partials add traffic. Whole-K 64x128 tiles, one per block,
 // ran 0.85-0.98 of cuBLASLt at M = 1-64 (N = K = 8192) where 128x128 tiles with K split 2
