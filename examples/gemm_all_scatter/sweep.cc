@@ -53,35 +53,6 @@ void record_unmeasured(const Sweep& sweep, const SweepPoint& point, const char* 
   sweep.file.append(result_line(point.key, 0, supervisor_run_info(sweep, point.world), {row}));
 }
 
-// The best variant's figures, or what went wrong: the progress line's summary.
-std::string summarize(const std::vector<json>& rows) {
-  const json* best = nullptr;
-  int invalid = 0, skipped = 0;
-  for (const json& row : rows) {
-    if (row["valid"] == json(false)) ++invalid;
-    if (!row["skipped"].is_null()) ++skipped;
-    const bool variant =
-        row["variant"].is_string() && ops::parse_variant(row["variant"].get<std::string>());
-    if (variant && row["tflops"].is_number() && (!best || row["tflops"] > (*best)["tflops"]))
-      best = &row;
-  }
-  std::string text = "nothing measured";
-  if (best) {
-    const json& b = *best;
-    text = fmt::format("best {} {}x{}x{}s{} {:.1f} TFLOP/s", b["variant"].get<std::string>(),
-                       b["BLK_M"].dump(), b["BLK_N"].dump(), b["BLK_K"].dump(), b["num_stages"].dump(),
-                       b["tflops"].get<double>());
-    if (b["ratio_vs_gemm_alone"].is_number())
-      text += fmt::format(", {:.2f}x gemm_alone", b["ratio_vs_gemm_alone"].get<double>());
-    if (b["speedup_vs_baseline"].is_number())
-      text += fmt::format(", {:.2f}x faster than {}", b["speedup_vs_baseline"].get<double>(),
-                          b["baseline"].get<std::string>());
-  }
-  if (skipped) text += fmt::format("; {} skipped", skipped);
-  if (invalid) text += fmt::format("; validation FAILED for {}", invalid);
-  return text;
-}
-
 // One launch's work on every rank: the points of one world that are not finished yet.
 int measure_points(Team& team, const Sweep& sweep, const std::vector<SweepPoint>& todo,
                    const SweepProgress& progress_at_launch) {
@@ -126,7 +97,7 @@ int measure_points(Team& team, const Sweep& sweep, const std::vector<SweepPoint>
       const RunFacts facts{sweep.program, cl, world, gpus, shared, seed};
       std::vector<json> json_rows = rows_json(facts, rows);
       const std::string summary =
-          plan.groups.empty() ? "skipped: " + plan.skipped.front().skipped : summarize(json_rows);
+          plan.groups.empty() ? "skipped: " + plan.skipped.front().skipped : point_summary(json_rows);
       sweep.file.append(result_line(point.key, seconds, collect_run_info(sweep.argc, sweep.argv, rt),
                                     std::move(json_rows)));
       progress.finish(point.key, seconds, !plan.groups.empty(), summary);

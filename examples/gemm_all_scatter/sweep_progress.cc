@@ -8,7 +8,41 @@
 #include <cstdio>
 #include <numeric>
 
+#include "symm/ops/gemm_all_scatter.hpp"
+
 namespace symm::examples::gemm_all_scatter {
+
+std::string point_summary(const std::vector<nlohmann::json>& rows) {
+  const nlohmann::json* best = nullptr;
+  int invalid = 0, skipped = 0;
+  bool shared = false;
+  for (const nlohmann::json& row : rows) {
+    if (row.value("valid", nlohmann::json()) == nlohmann::json(false)) ++invalid;
+    if (!row.value("skipped", nlohmann::json()).is_null()) ++skipped;
+    shared = shared || (row.contains("ranks_share_gpus") && row["ranks_share_gpus"] == true);
+    const bool variant = row.value("variant", nlohmann::json()).is_string() &&
+                         ops::parse_variant(row["variant"].get<std::string>());
+    if (variant && row.value("tflops", nlohmann::json()).is_number() &&
+        (!best || row["tflops"] > (*best)["tflops"]))
+      best = &row;
+  }
+  std::string text = "nothing measured";
+  if (best) {
+    const nlohmann::json& b = *best;
+    text = fmt::format("best {} {}x{}x{}s{} {:.1f} TFLOP/s", b["variant"].get<std::string>(),
+                       b["BLK_M"].dump(), b["BLK_N"].dump(), b["BLK_K"].dump(), b["num_stages"].dump(),
+                       b["tflops"].get<double>());
+    if (b.value("ratio_vs_gemm_alone", nlohmann::json()).is_number())
+      text += fmt::format(", {:.2f}x gemm_alone", b["ratio_vs_gemm_alone"].get<double>());
+    if (b.value("speedup_vs_baseline", nlohmann::json()).is_number())
+      text += fmt::format(", {:.2f}x faster than {}", b["speedup_vs_baseline"].get<double>(),
+                          b["baseline"].get<std::string>());
+  }
+  if (skipped) text += fmt::format("; {} skipped", skipped);
+  if (invalid) text += fmt::format("; validation FAILED for {}", invalid);
+  if (shared) text += "; ranks share GPUs: a correctness run, not speed";
+  return text;
+}
 
 std::string duration_text(double seconds) {
   const long s = std::lround(std::max(seconds, 0.0));

@@ -2,6 +2,8 @@
 // How far a sweep is, on rank 0's stderr: on a terminal one line redrawn in place (a bar,
 // points done and left, the estimated time left, the point being measured); otherwise
 // one plain line per finished point, which logs and CI output keep readable.
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +19,11 @@ std::optional<double> seconds_left(const std::vector<double>& seconds_per_point,
 
 // "[########------------] 12/60 points, 48 left, about 7m12s to go" (bar `width` wide).
 std::string progress_text(int done, int total, std::optional<double> left, int width = 20);
+
+// One line about a measured point's result rows: the fastest variant's tile, TFLOP/s and
+// ratios, then what was skipped or failed validation, and, where ranks shared GPUs, that
+// the speeds are not speeds (the ranks took turns on the GPU).
+std::string point_summary(const std::vector<nlohmann::json>& rows);
 
 class SweepProgress {
  public:

@@ -272,5 +272,39 @@ TEST(SweepProgress, SaysDoneLeftAndTimeLeft) {
   EXPECT_EQ(progress_text(0, 4, std::nullopt, 4), "[----] 0/4 points, 4 left, time left not known yet");
 }
 
+// Rows as a 2-rank point writes them (report.cc), trimmed to what the summary reads.
+std::vector<nlohmann::json> point_rows(bool shared) {
+  const auto variant = [&](const char* name, double tflops, int blk_n) {
+    return nlohmann::json{{"variant", name}, {"tflops", tflops}, {"BLK_M", 128}, {"BLK_N", blk_n},
+                          {"BLK_K", 64}, {"num_stages", 4}, {"ratio_vs_gemm_alone", 1.03},
+                          {"speedup_vs_baseline", 1.012}, {"baseline", "cublaslt+nccl"},
+                          {"valid", true}, {"skipped", nullptr}, {"ranks_share_gpus", shared}};
+  };
+  return {variant("wg_specialization", 701.5, 256), variant("tma_push", 758.6, 192),
+          {{"variant", nullptr}, {"tflops", 1521.6}, {"valid", nullptr}, {"skipped", nullptr},
+           {"ranks_share_gpus", shared}},
+          {{"variant", nullptr}, {"tflops", 0}, {"valid", nullptr}, {"skipped", "NCCL needs a GPU per rank"},
+           {"ranks_share_gpus", shared}}};
+}
+
+TEST(SweepProgress, ThePointSummaryNamesTheFastestVariantAndWhatWentWrong) {
+  EXPECT_EQ(point_summary(point_rows(false)),
+            "best tma_push 128x192x64s4 758.6 TFLOP/s, 1.03x gemm_alone, 1.01x faster than "
+            "cublaslt+nccl; 1 skipped");
+  std::vector<nlohmann::json> rows = point_rows(false);
+  rows[0]["valid"] = false;
+  EXPECT_EQ(point_summary(rows).substr(point_summary(rows).rfind(';')), "; validation FAILED for 1");
+  EXPECT_EQ(point_summary({rows[2]}), "nothing measured");
+}
+
+// Ranks sharing a GPU take turns on it: their times are a correctness run's, and the
+// gemm_alone row's TFLOP/s (each rank's GEMM timed in its own slice) exceed the GPU's peak.
+TEST(SweepProgress, ThePointSummarySaysWhenRanksSharedGpus) {
+  const std::string summary = point_summary(point_rows(true));
+  EXPECT_EQ(summary.substr(0, summary.find(';')),
+            "best tma_push 128x192x64s4 758.6 TFLOP/s, 1.03x gemm_alone, 1.01x faster than cublaslt+nccl");
+  EXPECT_TRUE(summary.ends_with("; 1 skipped; ranks share GPUs: a correctness run, not speed")) << summary;
+}
+
 }  // namespace
 }  // namespace symm::examples::gemm_all_scatter
