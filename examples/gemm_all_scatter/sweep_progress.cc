@@ -13,28 +13,29 @@
 namespace symm::examples::gemm_all_scatter {
 
 std::string point_summary(const std::vector<nlohmann::json>& rows) {
-  const nlohmann::json* best = nullptr;
+  using nlohmann::json;
+  const json* best = nullptr;
   int invalid = 0, skipped = 0;
   bool shared = false;
-  for (const nlohmann::json& row : rows) {
-    if (row.value("valid", nlohmann::json()) == nlohmann::json(false)) ++invalid;
-    if (!row.value("skipped", nlohmann::json()).is_null()) ++skipped;
-    shared = shared || (row.contains("ranks_share_gpus") && row["ranks_share_gpus"] == true);
-    const bool variant = row.value("variant", nlohmann::json()).is_string() &&
+  for (const json& row : rows) {
+    if (row.value("valid", json()) == json(false)) ++invalid;
+    if (!row.value("skipped", json()).is_null()) ++skipped;
+    shared = shared || row.value("ranks_share_gpus", json()) == json(true);
+    const bool variant = row.value("variant", json()).is_string() &&
                          ops::parse_variant(row["variant"].get<std::string>());
-    if (variant && row.value("tflops", nlohmann::json()).is_number() &&
+    if (variant && row.value("tflops", json()).is_number() &&
         (!best || row["tflops"] > (*best)["tflops"]))
       best = &row;
   }
   std::string text = "nothing measured";
   if (best) {
-    const nlohmann::json& b = *best;
+    const json& b = *best;
     text = fmt::format("best {} {}x{}x{}s{} {:.1f} TFLOP/s", b["variant"].get<std::string>(),
                        b["BLK_M"].dump(), b["BLK_N"].dump(), b["BLK_K"].dump(), b["num_stages"].dump(),
                        b["tflops"].get<double>());
-    if (b.value("ratio_vs_gemm_alone", nlohmann::json()).is_number())
+    if (b.value("ratio_vs_gemm_alone", json()).is_number())
       text += fmt::format(", {:.2f}x gemm_alone", b["ratio_vs_gemm_alone"].get<double>());
-    if (b.value("speedup_vs_baseline", nlohmann::json()).is_number())
+    if (b.value("speedup_vs_baseline", json()).is_number())
       text += fmt::format(", {:.2f}x faster than {}", b["speedup_vs_baseline"].get<double>(),
                           b["baseline"].get<std::string>());
   }

@@ -50,8 +50,9 @@ using detail::kPartialKIters;
 // the untuned 128x160 ping-pong pairs on every tuned run of 4096 x 1792 x 4096 and
 // 1912 x 3760 x 5904 that had it among its candidates, on H200s and an H100 (3-10 % faster
 // on H200s, 6-16 % on the H100; bench/results/gemm/2026-12-05-rating-192x160): 0.99, which
-// moves those two shapes (B as N x K, either dtype) and no other of the presets' 376 plans. At 1.00 it would also take
-// 16384 x 4096 x 4096 from 128x256, where the H100's tuner kept 128x256.
+// moves those two shapes (B as N x K, either dtype) and no other of the presets' 376
+// plans. At 1.00 it would also take 16384 x 4096 x 4096 from 128x256, where the H100's
+// tuner kept 128x256.
 // 200x128 swapped (config.hpp), alone and with B shared along a 2 x 1 cluster: cuBLASLt's
 // tile on 777 x 4104 x 8200 (132 tiles of 200 rows x 128 columns, one wave, 1 x 2 clusters
 // in its column-major view; bench/results/gemm/2026-12-02-profile777-59eedd2). The pair

@@ -1,3 +1,4 @@
+// Whether a GPU's kernels can reach a pointer, from CUDA's pointer attributes (device_reach.hpp).
 #include "symm/host/device_reach.hpp"
 
 #include <cuda_runtime_api.h>

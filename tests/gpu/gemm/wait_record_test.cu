@@ -19,7 +19,7 @@ __global__ void time_out_in_block(GemmWaitRecord* record, int block) {
 }
 
 // Every thread of every block times out at once: one of them fills the record, and the
-// others' traps must not end the grid before it is written.
+// others must not end the grid before it is written.
 __global__ void time_out_everywhere(GemmWaitRecord* record) {
   wait_failed(record, GemmWaitSite::partial_sums, -1, 41, 1, 3, 5'000'000);
 }

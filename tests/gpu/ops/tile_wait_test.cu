@@ -86,8 +86,8 @@ TEST_P(LateHalf, ACopierWaitsForEveryHalfOfATile) {
 INSTANTIATE_TEST_SUITE_P(GemmAllScatter, LateHalf, ::testing::Range(0, gemm::kConsumers));
 
 // Every thread of every block runs out of its wait budget at once (as every copier does when
-// a peer never publishes): one fills the failure record, and the others' traps must not end
-// the grid before it is written, or the host has nothing to report.
+// a peer never publishes): one fills the failure record, and the others must not end the
+// grid before it is written, or the host has nothing to report.
 __global__ void time_out_everywhere(const __grid_constant__ WaitSite site) {
   symm::device::record_wait_failure(site, nullptr, 41, 1, 3, 5'000'000);
 }
