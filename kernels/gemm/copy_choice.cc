@@ -12,17 +12,28 @@ namespace {
 
 // Rows that start inside a 32-byte sector (operand_copies.cc) load as if L2 served each in
 // two pieces (the model counts one piece per row, two per straddling row). L2 serves about
-// kL2PieceCapacity row pieces per second, in units of (TFLOP/s) x (pieces per K iteration
+// l2_piece_capacity row pieces per second, in units of (TFLOP/s) x (pieces per K iteration
 // and output element): a plan whose mainloop would ask for more runs at that rate, and
-// one near it loses a little (a smooth maximum). Fit on 6144 x 3456 x 4104 against the same
-// configuration on K = 4096 (bench/results/gemm/2026-12-03-straddle-66ee5bd, 128-byte L2
-// promotion, rows 16 bytes into a sector), measured (model): 128x128 alone 1.75 (1.71),
-// 128x144 1.66, 128x160 ping-pong 1.65, 128x192 alone and ping-pong 1.43-1.46, 128x256
-// alone 1.30 (1.37), 256x128 pairs 1.13, 200x128 swapped pairs 1.17, 128x192 pairs 1.09,
-// 128x256 pairs, 2 x 2 clusters, 152x256 swapped pairs and 256x160 in 1 x 2 clusters
+// one near it loses a little (a smooth maximum). Fit on an H200 on 6144 x 3456 x 4104
+// against the same configuration on K = 4096 (bench/results/gemm/2026-12-03-straddle-66ee5bd,
+// 128-byte L2 promotion, rows 16 bytes into a sector), measured (model): 128x128 alone 1.75
+// (1.71), 128x144 1.66, 128x160 ping-pong 1.65, 128x192 alone and ping-pong 1.43-1.46,
+// 128x256 alone 1.30 (1.37), 256x128 pairs 1.13, 200x128 swapped pairs 1.17, 128x192 pairs
+// 1.09, 128x256 pairs, 2 x 2 clusters, 152x256 swapped pairs and 256x160 in 1 x 2 clusters
 // 1.04-1.05 (1.0); only A straddling (B as K x N) 1.02-1.03. The straddling runs' rate
 // times their pieces was 12.1-13.6 for every configuration that L2 held back.
-constexpr double kL2PieceCapacity = 13.5;
+constexpr double kH200L2PieceCapacity = 13.5;
+// The same probes on an H100 (bench/results/gemm/2026-12-05-confirm-h100): the aligned
+// rates as on the H200, the straddling ones of the configurations L2 held back 0.83-0.88
+// of the H200's (mean 0.85; 128x128 alone 1.98, 128x192 ping-pong 1.73, 128x256 1.48),
+// where its memory bandwidth is 0.68 of the H200's. Taken as capacity proportional to the
+// bandwidth to the power 0.42, which goes through both.
+constexpr double kCapacityBandwidthExponent = 0.42;
+
+double l2_piece_capacity(const DeviceLimits& d) {
+  return kH200L2PieceCapacity * std::pow(d.memory_bytes_per_s / kH200MemoryBytesPerS, kCapacityBandwidthExponent);
+}
+
 constexpr double kSmoothMaxExponent = 8.5;
 // The aligned GEMM's rate on an H200 (TFLOP/s), which the copies' cost and the straddle
 // model's demand are measured against; a block's share of it at efficiency 1.
@@ -64,20 +75,22 @@ std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o,
   return choices;
 }
 
-double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
+double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks,
+                 const DeviceLimits& d) {
   const GemmProblem& p = choice.launched;
   const double gemm_flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
   const double copy_flops =
       double(choice.extra_bytes) * kFlopsPerMovedByte + choice.extra_launches * kFlopsPerCopyLaunch;
   return problem_cost(p, c, s, num_blocks) *
-         (choice.straddled.any() ? straddle_slowdown(c, choice.straddled, p.b_layout, num_blocks)
+         (choice.straddled.any() ? straddle_slowdown(c, choice.straddled, p.b_layout, num_blocks, d)
                                  : 1.0 + copy_flops / gemm_flops);
 }
 
-double straddle_slowdown(const KernelConfig& c, Straddling s, BLayout b_layout, int busy_blocks) {
+double straddle_slowdown(const KernelConfig& c, Straddling s, BLayout b_layout, int busy_blocks,
+                         const DeviceLimits& d) {
   if (!s.any()) return 1.0;
   const double demand = kBlockTflops * efficiency(c, b_layout) * busy_blocks * l2_pieces_per_output(c, s);
-  return std::pow(1.0 + std::pow(demand / kL2PieceCapacity, kSmoothMaxExponent), 1.0 / kSmoothMaxExponent);
+  return std::pow(1.0 + std::pow(demand / l2_piece_capacity(d), kSmoothMaxExponent), 1.0 / kSmoothMaxExponent);
 }
 
 }  // namespace symm::gemm::detail

@@ -25,12 +25,14 @@ struct CopyChoice {
 std::vector<CopyChoice> copy_choices(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d);
 
 // problem_cost (cost_model.hpp) of running s with config c on the problem as `choice`
-// reads it, times the slower loads of straddling rows, or 1 + the extra copies' time over
-// the GEMM's.
-double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks);
+// reads it, times the slower loads of straddling rows on device d, or 1 + the extra
+// copies' time over the GEMM's.
+double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileScheduler& s, int num_blocks,
+                 const DeviceLimits& d);
 
 // How much slower config c runs on busy_blocks SMs where the rows of the operands in `s`
-// straddle 32-byte sectors.
-double straddle_slowdown(const KernelConfig& c, Straddling s, BLayout b_layout, int busy_blocks);
+// straddle 32-byte sectors, on device d (its memory bandwidth).
+double straddle_slowdown(const KernelConfig& c, Straddling s, BLayout b_layout, int busy_blocks,
+                         const DeviceLimits& d);
 
 }  // namespace symm::gemm::detail

@@ -94,6 +94,9 @@ DeviceLimits query_device_limits(int device) {
       attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, "cudaDeviceGetAttribute(shared memory opt-in)");
   d.cc_major = attr(cudaDevAttrComputeCapabilityMajor, "cudaDeviceGetAttribute(cc major)");
   d.cc_minor = attr(cudaDevAttrComputeCapabilityMinor, "cudaDeviceGetAttribute(cc minor)");
+  const int memory_khz = attr(cudaDevAttrMemoryClockRate, "cudaDeviceGetAttribute(memory clock)");
+  const int bus_bits = attr(cudaDevAttrGlobalMemoryBusWidth, "cudaDeviceGetAttribute(memory bus width)");
+  if (memory_khz > 0 && bus_bits > 0) d.memory_bytes_per_s = 2.0 * memory_khz * 1e3 * bus_bits / 8;
   // The probe kernel is built for sm_90a, like every cluster kernel; elsewhere none runs.
   if (d.cc_major == 9 && d.cc_minor == 0)
     d.quad_cluster_blocks = detail::resident_blocks_in_clusters(4, d.max_smem_per_block);

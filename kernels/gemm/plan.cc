@@ -279,7 +279,7 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
     if (!schedule_wanted(config, o) || !schedule_allowed(config, o) || !can_implement(config, p, d).empty() ||
         blocks_for(config, o, d) == 0)
       return;
-    const auto cost = [&](const TileScheduler& s, int blocks) { return cost_with(choice, config, s, blocks); };
+    const auto cost = [&](const TileScheduler& s, int blocks) { return cost_with(choice, config, s, blocks, d); };
     Plan plan = with_copy_notes(
         wgmma_plan(config, p, o, d, "heuristic: lowest predicted time (busiest block's K iterations, or memory's floor)"),
         choice.copies);
@@ -372,7 +372,7 @@ Plan make_plan(const GemmProblem& p, const GemmOptions& o, const DeviceLimits& d
     std::pair<double, Plan> best{std::numeric_limits<double>::infinity(), Plan{}};
     for (const CopyChoice& choice : choices) {
       Plan plan = wgmma_plan(*o.config, choice.launched, o, d, "configuration given");
-      const double cost = cost_with(choice, *o.config, plan.sched, plan.num_blocks);
+      const double cost = cost_with(choice, *o.config, plan.sched, plan.num_blocks, d);
       if (cost < best.first) best = {cost, with_copy_notes(std::move(plan), choice.copies)};
     }
     best.second.model_cost = best.first;

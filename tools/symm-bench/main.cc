@@ -101,6 +101,9 @@ std::string read_gemm_flags(const GemmFlags& flags, symm::bench::GemmBenchOption
   if (!flags.preset.empty() && !flags.mnk.empty()) return "give --preset FILE or --mnk M N K, not both";
   if (flags.plans && !gemm.output.empty())
     return "--plans prints plans and times nothing, so -o/--output_file would stay empty: drop one of them";
+  if (!gemm.plans_for.empty() && !flags.plans)
+    return "--plans_for names the GPU whose limits --plans plans for, and nothing is planned without --plans: "
+           "add --plans or drop --plans_for";
   gemm.gemm = symm::gemm::GemmOptions::from_env();
   if (!flags.preset.empty()) {
     symm::bench::GemmPreset p = symm::bench::load_gemm_preset(flags.preset);
@@ -149,6 +152,9 @@ int main(int argc, char** argv) {
   g->add_flag("--plans", flags.plans,
               "print our plan and the candidates tuning would time, with the heuristic's predicted times; "
               "run nothing (no GPU needed)");
+  g->add_option("--plans_for,--plans-for", gemm.plans_for,
+                "with --plans: plan for an H100's or H200's limits, not the visible GPU's (none visible: an H200's)")
+      ->check(CLI::IsMember({"h100", "h200"}));
   if (const int code = symm::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     if (const std::string why = read_gemm_flags(flags, gemm); !why.empty()) {

@@ -18,20 +18,31 @@ namespace {
 // Where the planner looks at operands: their alignment only (cudaMalloc's 256 bytes).
 void* placeholder(int index) { return reinterpret_cast<void*>(std::uintptr_t(index + 1) << 32); }
 
-gemm::DeviceLimits limits_to_plan_for(std::string& said) {
-  if (!no_gpu_message().empty()) {
-    const gemm::DeviceLimits defaults;
-    said = fmt::format("no GPU visible: planned for {} SMs and {} KiB of shared memory per block (an H100's or "
-                       "H200's limits)",
-                       defaults.sm_count, defaults.max_smem_per_block / 1024);
-    return defaults;
+// The named GPU's limits: an H200's are DeviceLimits' defaults; an H100 SXM has the same
+// SMs and shared memory, and slower memory.
+gemm::DeviceLimits named_limits(const std::string& gpu) {
+  gemm::DeviceLimits limits;
+  if (gpu == "h100") limits.memory_bytes_per_s = gemm::kH100MemoryBytesPerS;
+  return limits;
+}
+
+gemm::DeviceLimits limits_to_plan_for(const std::string& plans_for, std::string& said) {
+  const bool no_gpu = !no_gpu_message().empty();
+  if (no_gpu || !plans_for.empty()) {
+    const std::string gpu = plans_for.empty() ? "h200" : plans_for;
+    const gemm::DeviceLimits limits = named_limits(gpu);
+    said = fmt::format("{}planned for an {}'s limits: {} SMs, {} KiB of shared memory per block, {:.2f} TB/s",
+                       no_gpu ? "no GPU visible: " : "", gpu == "h100" ? "H100" : "H200", limits.sm_count,
+                       limits.max_smem_per_block / 1024, limits.memory_bytes_per_s / 1e12);
+    return limits;
   }
   int device = 0;
   check_cuda(cudaGetDevice(&device), "cudaGetDevice");
   cudaDeviceProp prop{};
   check_cuda(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
   const gemm::DeviceLimits limits = gemm::query_device_limits(device);
-  said = fmt::format("planned for GPU {} ({}, {} SMs)", device, prop.name, limits.sm_count);
+  said = fmt::format("planned for GPU {} ({}, {} SMs, {:.2f} TB/s)", device, prop.name, limits.sm_count,
+                     limits.memory_bytes_per_s / 1e12);
   return limits;
 }
 
@@ -46,7 +57,7 @@ std::string schedule_text(const gemm::Plan& plan) {
 
 int print_plans(const GemmBenchOptions& o) {
   std::string said;
-  const gemm::DeviceLimits limits = limits_to_plan_for(said);
+  const gemm::DeviceLimits limits = limits_to_plan_for(o.plans_for, said);
   fmt::print("symm-bench gemm --plans: {}\n", said);
   const bool nk = o.layout == gemm::BLayout::nk;
   for (const GemmShape& s : o.shapes)

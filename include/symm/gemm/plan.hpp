@@ -13,6 +13,11 @@
 
 namespace symm::gemm {
 
+// Peak memory bandwidths (double data rate x bus width) of an H200 (3201 MHz, 6144 bits)
+// and an H100 SXM (2619 MHz, 5120 bits), as query_device_limits reads them.
+inline constexpr double kH200MemoryBytesPerS = 2 * 3201e6 * 6144 / 8;
+inline constexpr double kH100MemoryBytesPerS = 2 * 2619e6 * 5120 / 8;
+
 struct DeviceLimits {
   int sm_count = 132;
   int max_smem_per_block = kSm90MaxSmemPerBlock;
@@ -21,6 +26,10 @@ struct DeviceLimits {
   // blocks share a GPC, so GPCs whose SM counts are not multiples of 4 leave SMs out
   // (queried: query_device_limits; an H200 has room for 30 such clusters).
   int quad_cluster_blocks = 120;
+  // Peak memory bandwidth, bytes per second (queried: twice the memory clock times the bus
+  // width); the default is an H200's. Rows that straddle sectors load at a rate that
+  // follows it (copy_choice.cc).
+  double memory_bytes_per_s = kH200MemoryBytesPerS;
   // Blocks resident at once in clusters of `cluster_blocks` (1, 2 or 4; config.hpp); pairs
   // are taken to fit every SM.
   constexpr int cluster_resident_blocks(int cluster_blocks) const {
