@@ -1,0 +1,72 @@
+"""plan-replay with the built symm-bench (no GPU): the plans of every preset problem, the moved
+ones against an earlier listing, the probes it writes for them, and the GPU it plans for.
+SYMM_BENCH names the binary (CMake sets it)."""
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+import support
+
+SYMM_BENCH = os.environ.get("SYMM_BENCH", "")
+
+
+class PlanReplay(unittest.TestCase):
+    def setUp(self):
+        self.assertTrue(os.access(SYMM_BENCH, os.X_OK), f"SYMM_BENCH={SYMM_BENCH!r} is not the built symm-bench")
+        self.dir = tempfile.mkdtemp(prefix="plan-replay-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def replay(self, out, *extra):
+        code, text = support.run_tool("plan-replay", SYMM_BENCH, self.path(out), *extra, cwd=self.dir)
+        self.assertEqual(code, 0, text)
+        with open(self.path(out)) as f:
+            return json.load(f), text
+
+    def test_lists_every_preset_problem_and_nothing_moves_against_itself(self):
+        plans, _ = self.replay("h200.json", "--plans-for", "h200")
+        # general, issue4 and ragged, both dtypes, B both ways
+        self.assertGreater(len(plans), 300)
+        self.assertTrue(all(key.split()[0] in ("general", "issue4", "ragged") for key in plans))
+        self.assertNotIn("?", plans.values())
+        _, text = self.replay("again.json", self.path("h200.json"), "--plans-for", "h200")
+        self.assertIn(f"0 of {len(plans)} plans moved", text)
+
+    def test_a_moved_plan_is_listed_with_its_old_and_new_configuration_as_probes(self):
+        plans, _ = self.replay("now.json")
+        key = "general bf16 nk 1000x1000x1000"
+        self.assertIn(key, plans)
+        before = dict(plans, **{key: "128x128x64s6/k2"})
+        with open(self.path("before.json"), "w") as f:
+            json.dump(before, f)
+        _, text = self.replay("after.json", self.path("before.json"), "--probes", self.path("probes.txt"))
+        self.assertIn(f"{key}: 128x128x64s6/k2 -> {plans[key]}", text)
+        self.assertIn(f"1 of {len(plans)} plans moved", text)
+        with open(self.path("probes.txt")) as f:
+            probes = f.read().splitlines()
+        new = plans[key].partition("/k")
+        self.assertEqual(probes, [f"# {key}: 128x128x64s6/k2 -> {plans[key]}",
+                                  "1000 1000 1000 bf16 nk 128x128x64s6 SYMM_GEMM_SPLITS=2",
+                                  "1000 1000 1000 bf16 nk " + new[0] + (f" SYMM_GEMM_SPLITS={new[2]}" if new[2] else "")])
+
+    def test_the_h100s_slower_memory_moves_plans_of_straddling_rows(self):
+        self.replay("h200.json", "--plans-for", "h200")
+        h100, text = self.replay("h100.json", self.path("h200.json"), "--plans-for", "h100")
+        self.assertEqual(h100["general bf16 nk 12296x2792x1000"], "152x256x64s4c2-swapped")
+        self.assertNotIn("0 of", text)
+
+    def test_probes_need_an_earlier_listing(self):
+        code, text = support.run_tool("plan-replay", SYMM_BENCH, self.path("out.json"), "--probes",
+                                      self.path("probes.txt"), cwd=self.dir)
+        self.assertEqual(code, 2, text)
+        self.assertIn("give BEFORE.json", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
