@@ -22,7 +22,7 @@ struct GemmBenchOptions {
   bool tune = true;            // ours: fastest of the heuristic's best plans (Gemm::tune)
   gemm::GemmOptions gemm;      // main: GemmOptions::from_env(), then the command line
   std::string output;          // JSON path; empty: none
-  std::string plans_for;       // --plans: "h100" or "h200" limits, not the visible GPU's; empty: its
+  std::string plans_for;       // --plans for "h100" or "h200"; empty: the visible GPU (none: an H200)
 };
 
 // Runs the benchmark; returns the process exit code: 0, or 1 (a failed run) when an output
