@@ -1,23 +1,39 @@
 #!/usr/bin/env bash
 # Where our 2-block clusters lose time against single blocks (and cuBLASLt's pairs do not):
 # ncu durations of 64x128 ping-pong pairs and singles and every cuBLASLt candidate on
-# 1000 x 1000 x {64, 1024, 4096} (probes.txt, `scripts/gpu-gemm-check.sh durations`), first at
-# COMMIT, then with no-multicast.patch applied (the pairs load all their tiles themselves,
-# keeping the cluster and its barriers): if the pairs then run as the singles do, the cost is
-# the multicast's; if not, it is the cluster's barriers and lockstep.
-#   bash bench/results/gemm/2026-12-05-cluster-cost-plan/run.sh COMMIT
+# 1000 x 1000 x {64, 1000, 1024, 4096} (probes.txt, `scripts/gpu-gemm-check.sh durations`) at
+# COMMIT, then of the pairs alone (pair-probes.txt) with each PATCH applied in turn, while
+# DEADLINE_S (default 560) seconds of the call are left for its build and probes:
+#   no-multicast    the pairs load all their tiles themselves (cluster and barriers kept):
+#                   if they then run as the singles do, the cost is the multicast's
+#   spread-release  a stage goes back to the cluster's blocks from one thread per block in
+#                   one instruction (own block through its local address), not one thread
+#                   arriving on each in turn
+#   no-exit-sync    no cluster barrier at exit (the producers' drain already waits for every
+#                   release of every block)
+#   bash bench/results/gemm/2026-12-05-cluster-cost-plan/run.sh COMMIT [PATCH ...]
 set -u
 cd "$(dirname "$0")/../../../.."
 D=bench/results/gemm/2026-12-05-cluster-cost-plan
 C=${1:?commit}
+shift
+patches=("$@")
+((${#patches[@]})) || patches=(no-multicast spread-release no-exit-sync)
+deadline=$((SECONDS + ${DEADLINE_S:-560}))
 W=$OUT/w
 mkdir -p "$W"
-SYMM_GIT_COMMIT=$C GPU_TESTS=0 PROBES=$D/probes.txt timeout 260 env OUT=$W/main scripts/gpu-gemm-check.sh durations \
-  > "$W/main.out" 2>&1
-echo "main: exit $?"; grep -E "^\|" "$W/main/durations.txt" | head -40
-git apply "$D/no-multicast.patch" || { echo "patch did not apply"; exit 1; }
-SYMM_GIT_COMMIT=$C-no-multicast GPU_TESTS=0 PROBES=$D/probes.txt timeout 260 env OUT=$W/nomc \
-  scripts/gpu-gemm-check.sh durations > "$W/nomc.out" 2>&1
-echo "no multicast: exit $?"; grep -E "^\|" "$W/nomc/durations.txt" | grep -i "persistent\|ours" | head -20
-git apply -R "$D/no-multicast.patch"
-rm -rf "$W/main/bin" "$W/nomc/bin"
+durations() {  # NAME PROBES SECONDS
+  SYMM_GIT_COMMIT=$C-$1 GPU_TESTS=0 PROBES=$2 timeout "$3" env OUT="$W/$1" scripts/gpu-gemm-check.sh durations \
+    >"$W/$1.out" 2>&1
+  echo "$1: exit $?"
+  cut -c1-150 "$W/$1/durations.txt" | head -70
+}
+durations main "$D/probes.txt" $((deadline - SECONDS))
+for patch in "${patches[@]}"; do
+  left=$((deadline - SECONDS))
+  ((left > 180)) || { echo "$patch: skipped, $left s left"; continue; }
+  git apply "$D/$patch.patch" || { echo "$patch: did not apply"; continue; }
+  durations "$patch" "$D/pair-probes.txt" "$left"
+  git apply -R "$D/$patch.patch"
+done
+rm -rf "$W"/*/bin
