@@ -31,7 +31,7 @@ constexpr double kH200L2PieceCapacity = 13.5;
 constexpr double kCapacityBandwidthExponent = 0.42;
 
 double l2_piece_capacity(const DeviceLimits& d) {
-  return kH200L2PieceCapacity * std::pow(d.memory_bytes_per_s / kH200MemoryBytesPerS, kCapacityBandwidthExponent);
+  return kH200L2PieceCapacity * std::pow(d.memory_share_of_h200(), kCapacityBandwidthExponent);
 }
 
 constexpr double kSmoothMaxExponent = 8.5;
@@ -47,8 +47,9 @@ double l2_pieces_per_output(const KernelConfig& c, Straddling s) {
 }
 
 // The aligned GEMM's FLOPs that take as long as moving one byte in the copy kernel (read
-// or write; copy_rows.cu measured 3.1 TB/s there) and as launching one copy (about 3 us).
-constexpr double kFlopsPerMovedByte = kAlignedGemmTflops / 3.1;
+// or write; copy_rows.cu measured 3.1 TB/s on an H200, a rate memory bounds: scaled by the
+// GPU's bandwidth) and as launching one copy (about 3 us).
+constexpr double kH200FlopsPerMovedByte = kAlignedGemmTflops / 3.1;
 constexpr double kFlopsPerCopyLaunch = kAlignedGemmTflops * 1e12 * 3e-6;
 
 // p as the kernel will see it: copied operands at a 16-byte aligned placeholder address.
@@ -79,9 +80,9 @@ double cost_with(const CopyChoice& choice, const KernelConfig& c, const TileSche
                  const DeviceLimits& d) {
   const GemmProblem& p = choice.launched;
   const double gemm_flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
-  const double copy_flops =
-      double(choice.extra_bytes) * kFlopsPerMovedByte + choice.extra_launches * kFlopsPerCopyLaunch;
-  return problem_cost(p, c, s, num_blocks) *
+  const double copy_flops = double(choice.extra_bytes) * kH200FlopsPerMovedByte / d.memory_share_of_h200() +
+                            choice.extra_launches * kFlopsPerCopyLaunch;
+  return problem_cost(p, c, s, num_blocks, d) *
          (choice.straddled.any() ? straddle_slowdown(c, choice.straddled, p.b_layout, num_blocks, d)
                                  : 1.0 + copy_flops / gemm_flops);
 }

@@ -154,8 +154,9 @@ constexpr double kKnTailEfficiency = 0.88;
 // tiles) ran 0.65-0.80 of cuBLASLt at M <= 64 where the whole-K tiles ran 0.85-0.98, both
 // reading B at about 2.9 TB/s or less (bench/results/gemm/2026-12-02-smallm-2908839). In the
 // model's units: a 128x256 tile's K iteration (32768) takes about 0.73 us on an H200 (760
-// TFLOP/s), in which memory delivers about 2.1 MB at that rate.
-constexpr double kMemoryBytesPerFullTileKIter = 2.1e6;
+// TFLOP/s), in which memory delivers about 2.1 MB at that rate (scaled by the GPU's
+// bandwidth elsewhere).
+constexpr double kH200MemoryBytesPerFullTileKIter = 2.1e6;
 // A cluster whose tiles lie partly past M or N runs blocks that only load for their
 // partners: 64x128 ping-pong pairs ran 0.73-0.76 of cuBLASLt on 64 x 4096 x 4096 (one row
 // of tiles, every second tile past M) where single blocks ran 0.83
@@ -166,13 +167,14 @@ constexpr double kMemoryBytesPerFullTileKIter = 2.1e6;
 // cost per block of a cluster breaks such ties.
 constexpr double kFloorTieBreak = 1e-3;
 
-double memory_floor(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
+double memory_floor(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks,
+                    const DeviceLimits& d) {
   const double in = dtype_bytes(p.in_dtype), out = dtype_bytes(p.out_dtype);
   const double tile_partial_bytes = double(c.blk_m) * c.blk_n * 4 * 2;  // written, then read
   const double partials = s.stream_k() ? double(num_blocks) : double(s.split_tiles()) * (s.k_splits - 1);
   const double bytes = in * double(p.k) * double(p.m + p.n) + out * double(p.m) * double(p.n) +
                        partials * tile_partial_bytes;
-  return bytes / kMemoryBytesPerFullTileKIter * (128.0 * 256.0);
+  return bytes / (kH200MemoryBytesPerFullTileKIter * d.memory_share_of_h200()) * (128.0 * 256.0);
 }
 
 }  // namespace
@@ -214,14 +216,15 @@ double efficiency(const KernelConfig& c, BLayout b_layout) {
   return std::min(1.0, 0.55 + 0.35 * shape + 0.05 * c.stages) * layout;
 }
 
-double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks) {
+double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks,
+                    const DeviceLimits& d) {
   // Blocks whose tiles of a cluster's unit lie past M or N only load for their partners.
   const double tiles_of_c =
       double(ceil_div(p.m, c.blk_m) * ceil_div(p.n, c.blk_n)) * s.num_units() / s.num_tiles();
   const double blocks_per_busy_block =
       c.clustered() ? num_blocks / std::max(1.0, std::min(double(num_blocks), tiles_of_c)) : 1.0;
   const double compute = predicted_cost(c, s, num_blocks, p.b_layout) * blocks_per_busy_block;
-  const double floor = memory_floor(p, c, s, num_blocks);
+  const double floor = memory_floor(p, c, s, num_blocks, d);
   return compute >= floor ? compute : floor + kFloorTieBreak * compute * c.cluster_blocks();
 }
 

@@ -23,7 +23,8 @@ double efficiency(const KernelConfig& c, BLayout b_layout);
 
 // predicted_cost of c on p, charged per block that computes tiles of C (a cluster's tiles
 // past M or N only load), and never below the time memory takes to move A, B, C and the
-// split partials once.
-double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks);
+// split partials once at d's memory bandwidth.
+double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks,
+                    const DeviceLimits& d);
 
 }  // namespace symm::gemm::detail

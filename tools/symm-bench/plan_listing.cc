@@ -18,12 +18,9 @@ namespace {
 // Where the planner looks at operands: their alignment only (cudaMalloc's 256 bytes).
 void* placeholder(int index) { return reinterpret_cast<void*>(std::uintptr_t(index + 1) << 32); }
 
-// The named GPU's limits: an H200's are DeviceLimits' defaults; an H100 SXM has the same
-// SMs and shared memory, and slower memory.
+// The named GPU's limits: an H200's are DeviceLimits' defaults.
 gemm::DeviceLimits named_limits(const std::string& gpu) {
-  gemm::DeviceLimits limits;
-  if (gpu == "h100") limits.memory_bytes_per_s = gemm::kH100MemoryBytesPerS;
-  return limits;
+  return gpu == "h100" ? gemm::h100_sxm_limits() : gemm::DeviceLimits{};
 }
 
 gemm::DeviceLimits limits_to_plan_for(const std::string& plans_for, std::string& said) {

@@ -30,12 +30,21 @@ struct DeviceLimits {
   // width); the default is an H200's. Rows that straddle sectors load at a rate that
   // follows it (copy_choice.cc).
   double memory_bytes_per_s = kH200MemoryBytesPerS;
+  // The cost model's rates were measured on an H200: what memory moves scales by this.
+  constexpr double memory_share_of_h200() const { return memory_bytes_per_s / kH200MemoryBytesPerS; }
   // Blocks resident at once in clusters of `cluster_blocks` (1, 2 or 4; config.hpp); pairs
   // are taken to fit every SM.
   constexpr int cluster_resident_blocks(int cluster_blocks) const {
     return cluster_blocks == 4 ? quad_cluster_blocks : sm_count;
   }
 };
+
+// An H100 SXM's limits: an H200's SMs and shared memory, and its slower memory.
+constexpr DeviceLimits h100_sxm_limits() {
+  DeviceLimits d;
+  d.memory_bytes_per_s = kH100MemoryBytesPerS;
+  return d;
+}
 
 struct GemmOptions {
   // A WGMMA configuration to use (with force_fallback: a fallback one); none: the heuristic's.

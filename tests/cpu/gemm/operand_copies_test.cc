@@ -94,8 +94,7 @@ TEST(OperandCopies, StraddleModelMatchesMeasuredSlowdowns) {
                                    {{128, 192, 64, 4, Schedule::pingpong, 2}, 1.10, 1.16},
                                    {{128, 256, 64, 4, Schedule::cooperative, 2}, 1.04, 1.05},
                                    {{256, 160, 64, 4, Schedule::cooperative, 1, 2}, 1.04, 1.05}};
-  DeviceLimits h100;
-  h100.memory_bytes_per_s = kH100MemoryBytesPerS;
+  const DeviceLimits h100 = h100_sxm_limits();
   for (const MeasuredSlowdown& run : runs) {
     const double on_h200 = detail::straddle_slowdown(run.config, {true, true}, BLayout::nk, 132, DeviceLimits{});
     const double on_h100 = detail::straddle_slowdown(run.config, {true, true}, BLayout::nk, 132, h100);

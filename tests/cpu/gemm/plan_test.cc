@@ -354,8 +354,8 @@ TEST(GemmPlan, CandidatesAreDistinctAndBestFirst) {
   const auto plans = candidate_plans(aligned, {}, DeviceLimits{}, 3);
   ASSERT_EQ(plans.size(), 3u);
   for (std::size_t i = 1; i < plans.size(); ++i)
-    EXPECT_LE(detail::problem_cost(aligned, plans[i - 1].config, plans[i - 1].sched, plans[i - 1].num_blocks),
-              detail::problem_cost(aligned, plans[i].config, plans[i].sched, plans[i].num_blocks))
+    EXPECT_LE(detail::problem_cost(aligned, plans[i - 1].config, plans[i - 1].sched, plans[i - 1].num_blocks, {}),
+              detail::problem_cost(aligned, plans[i].config, plans[i].sched, plans[i].num_blocks, {}))
         << "candidate " << i - 1 << " is predicted slower than candidate " << i;
   EXPECT_NE(plans[0].config, plans[1].config);
   EXPECT_NE(plans[1].config, plans[2].config);
