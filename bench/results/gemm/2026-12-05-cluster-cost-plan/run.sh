@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Where our 2-block clusters lose time against single blocks (and cuBLASLt's pairs do not):
-# ncu durations of 64x128 ping-pong pairs and singles and every cuBLASLt candidate on
-# 1000 x 1000 x {64, 1000, 1024, 4096} (probes.txt, `scripts/gpu-gemm-check.sh durations`) at
-# COMMIT, then of the pairs alone (pair-probes.txt) with each PATCH applied in turn, while
-# DEADLINE_S (default 560) seconds of the call are left for its build and probes:
-#   no-multicast    the pairs load all their tiles themselves (cluster and barriers kept):
-#                   if they then run as the singles do, the cost is the multicast's
-#   spread-release  a stage goes back to the cluster's blocks from one thread per block in
-#                   one instruction (own block through its local address), not one thread
-#                   arriving on each in turn
-#   no-exit-sync    no cluster barrier at exit (the producers' drain already waits for every
-#                   release of every block)
-#   bash bench/results/gemm/2026-12-05-cluster-cost-plan/run.sh COMMIT [PATCH ...]
+# Where our 2-block clusters lose time against single blocks (and cuBLASLt's pairs do not),
+# and what the fixed cost of a small problem is made of: ncu durations of 64x128 ping-pong
+# pairs and singles and every cuBLASLt candidate on 1000 x 1000 x {64, 1000, 1024, 4096}
+# (probes.txt, `scripts/gpu-gemm-check.sh durations`) at COMMIT, then of the pairs alone
+# (pair-probes.txt) with each VARIANT applied in turn, while DEADLINE_S (default 560) seconds
+# of the call are left for its build and probes. A variant is a patch of this folder, or
+# several joined by '+' (applied together):
+#   no-multicast        the pairs load all their tiles themselves (cluster and barriers kept):
+#                       if they then run as the singles do, the cost is the multicast's
+#   spread-release      a stage goes back to the cluster's blocks from one thread per block
+#                       in one instruction (own block through its local address), not one
+#                       thread arriving on each in turn
+#   no-exit-sync        no cluster barrier at exit (the producers' drain already waits for
+#                       every release of every block)
+#   prefetch-tensormaps the TMA descriptors prefetched at kernel start (every kernel, singles
+#                       too: VARIANT_PROBES=probes.txt times them all)
+#   bash bench/results/gemm/2026-12-05-cluster-cost-plan/run.sh COMMIT [VARIANT ...]
 set -u
 cd "$(dirname "$0")/../../../.."
 D=bench/results/gemm/2026-12-05-cluster-cost-plan
@@ -29,11 +33,16 @@ durations() {  # NAME PROBES SECONDS
   cut -c1-150 "$W/$1/durations.txt" | head -70
 }
 durations main "$D/probes.txt" $((deadline - SECONDS))
-for patch in "${patches[@]}"; do
+for variant in "${patches[@]}"; do
   left=$((deadline - SECONDS))
-  ((left > 180)) || { echo "$patch: skipped, $left s left"; continue; }
-  git apply "$D/$patch.patch" || { echo "$patch: did not apply"; continue; }
-  durations "$patch" "$D/pair-probes.txt" "$left"
-  git apply -R "$D/$patch.patch"
+  ((left > 180)) || { echo "$variant: skipped, $left s left"; continue; }
+  IFS=+ read -ra parts <<<"$variant"
+  applied=()
+  for part in "${parts[@]}"; do
+    git apply "$D/$part.patch" || { echo "$variant: $part did not apply"; break; }
+    applied+=("$part")
+  done
+  ((${#applied[@]} == ${#parts[@]})) && durations "$variant" "$D/${VARIANT_PROBES:-pair-probes.txt}" "$left"
+  for ((i = ${#applied[@]} - 1; i >= 0; i--)); do git apply -R "$D/${applied[i]}.patch"; done
 done
 rm -rf "$W"/*/bin
