@@ -4,8 +4,8 @@
 # pairs and singles and every cuBLASLt candidate on 1000 x 1000 x {64, 1000, 1024, 4096}
 # (probes.txt, `scripts/gpu-gemm-check.sh durations`) at COMMIT, then of the pairs alone
 # (pair-probes.txt) with each VARIANT applied in turn, while DEADLINE_S (default 560) seconds
-# of the call are left for its build and probes. A variant is a patch of this folder, or
-# several joined by '+' (applied together):
+# of the call are left for its build and probes (VARIANT.probes.txt instead where there is
+# one). A variant is a patch of this folder, or several joined by '+' (applied together):
 #   no-multicast        the pairs load all their tiles themselves (cluster and barriers kept):
 #                       if they then run as the singles do, the cost is the multicast's
 #   spread-release      a stage goes back to the cluster's blocks from one thread per block
@@ -15,6 +15,7 @@
 #                       every release of every block)
 #   prefetch-tensormaps the TMA descriptors prefetched at kernel start (every kernel, singles
 #                       too: VARIANT_PROBES=probes.txt times them all)
+#   tile-128x64         128x64 tiles (two consumers of 64 x 64), alone and in 1 x 2 clusters
 #   bash bench/results/gemm/2026-12-05-cluster-cost-plan/run.sh COMMIT [VARIANT ...]
 set -u
 cd "$(dirname "$0")/../../../.."
@@ -42,7 +43,9 @@ for variant in "${patches[@]}"; do
     git apply "$D/$part.patch" || { echo "$variant: $part did not apply"; break; }
     applied+=("$part")
   done
-  ((${#applied[@]} == ${#parts[@]})) && durations "$variant" "$D/${VARIANT_PROBES:-pair-probes.txt}" "$left"
+  probes=$D/${VARIANT_PROBES:-pair-probes.txt}
+  [ -f "$D/$variant.probes.txt" ] && probes=$D/$variant.probes.txt
+  ((${#applied[@]} == ${#parts[@]})) && durations "$variant" "$probes" "$left"
   for ((i = ${#applied[@]} - 1; i >= 0; i--)); do git apply -R "$D/${applied[i]}.patch"; done
 done
 rm -rf "$W"/*/bin
