@@ -64,6 +64,28 @@ class PlanReplay(unittest.TestCase):
         self.assertIsNotNone(moved, text)
         self.assertGreater(int(moved.group(1)), 0, text)
 
+    def test_agreement_counts_the_tuned_runs_whose_pick_is_the_plan(self):
+        plans, _ = self.replay("now.json", "--plans-for", "h200")
+        with open(self.path("before.json"), "w") as f:
+            json.dump({key: "none" for key in plans}, f)
+        _, text = self.replay("after.json", self.path("before.json"), "--plans-for", "h200")
+        # Every plan moved, so every tuned run on record is listed under its problem.
+        picked, key = 0, None
+        for line in text.splitlines():
+            if line.endswith("plans moved"):
+                break
+            if not line.startswith("    "):
+                key = line.split(":")[0]
+            elif "H200" in line.split(":")[0]:
+                picked += re.search(r", tuned (\S+?)(?:,|$)", line).group(1) == plans[key]
+        found = re.search(r"the plan is the tuner's pick in (\d+) of the (\d+) tuned runs on H200s on record"
+                          r" \(before: (\d+)\)", text)
+        self.assertIsNotNone(found, text)
+        agree, total, before = (int(g) for g in found.groups())
+        self.assertEqual((agree, before), (picked, 0))
+        self.assertGreater(total, agree)  # some tuned runs picked another plan
+        self.assertGreater(agree, 0)
+
     def test_probes_need_an_earlier_listing(self):
         code, text = support.run_tool("plan-replay", SYMM_BENCH, self.path("out.json"), "--probes",
                                       self.path("probes.txt"), cwd=self.dir)
