@@ -86,6 +86,24 @@ class PlanReplay(unittest.TestCase):
         self.assertGreater(total, agree)  # some tuned runs picked another plan
         self.assertGreater(agree, 0)
 
+    def test_misses_are_the_tuned_runs_that_beat_todays_plan_largest_first(self):
+        plans, text = self.replay("h100.json", "--plans-for", "h100", "--misses", "3")
+        head = re.search(r"^tuned runs on H100s on record whose pick beat the plan by 3 % or more: (\d+)$", text,
+                         re.MULTILINE)
+        self.assertIsNotNone(head, text)
+        listed = re.findall(r"^  (.+?): (\S+) -> (\S+), ([\d.]+) % faster \(", text, re.MULTILINE)
+        self.assertEqual(len(listed), int(head.group(1)))
+        self.assertGreater(len(listed), 0, text)  # the H100's tuned runs of 2026-12-05 found some
+        margins = [float(m) for *_, m in listed]
+        self.assertEqual(margins, sorted(margins, reverse=True))
+        self.assertGreaterEqual(min(margins), 3)
+        for key, plan, pick, _ in listed:
+            self.assertEqual(plans[key], plan)
+            self.assertNotEqual(pick, plan)
+        _, text = self.replay("h100-all.json", "--plans-for", "h100", "--misses", "0")
+        every = int(re.search(r"or more: (\d+)$", text, re.MULTILINE).group(1))
+        self.assertGreater(every, len(listed))
+
     def test_probes_need_an_earlier_listing(self):
         code, text = support.run_tool("plan-replay", SYMM_BENCH, self.path("out.json"), "--probes",
                                       self.path("probes.txt"), cwd=self.dir)
