@@ -103,12 +103,21 @@ class PlanReplay(unittest.TestCase):
         _, text = self.replay("h100-all.json", "--plans-for", "h100", "--misses", "0")
         every = int(re.search(r"or more: (\d+)$", text, re.MULTILINE).group(1))
         self.assertGreater(every, len(listed))
+        # Runs that recorded no margin (the H200's of 2026-12-03) are not listed as misses of 0 %.
+        _, text = self.replay("h200-all.json", "--plans-for", "h200", "--misses", "0")
+        self.assertNotIn(" 0 % faster", text)
 
     def test_probes_need_an_earlier_listing(self):
         code, text = support.run_tool("plan-replay", SYMM_BENCH, self.path("out.json"), "--probes",
                                       self.path("probes.txt"), cwd=self.dir)
         self.assertEqual(code, 2, text)
         self.assertIn("give BEFORE.json", text)
+
+    def test_a_day_not_spelled_as_the_folders_spell_it_or_a_negative_margin_is_refused(self):
+        for extra, said in ((("--since", "5.12.2026"), "YYYY-MM-DD"), (("--misses", "-1"), "0 or more")):
+            code, text = support.run_tool("plan-replay", SYMM_BENCH, self.path("out.json"), *extra, cwd=self.dir)
+            self.assertEqual(code, 2, text)
+            self.assertIn(said, text)
 
 
 if __name__ == "__main__":
