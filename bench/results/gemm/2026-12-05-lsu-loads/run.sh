@@ -7,7 +7,7 @@
 #    L2 promotion of TMA maps whose rows start inside a sector (that folder's probes.txt);
 #  - ../2026-12-05-tile-192x192/tile-192x192.patch: 192x192 tiles, forced only (its probes),
 #    while the call's deadline allows.
-#   scripts/device-call.sh lsu 590 bash bench/results/gemm/2026-12-05-lsu-loads/run.sh COMMIT
+#   scripts/device-call.sh lsu 590 [env DEADLINE_S=565] bash bench/results/gemm/2026-12-05-lsu-loads/run.sh COMMIT
 set -u
 cd "$(dirname "$0")/../../../.."
 R=bench/results/gemm
@@ -18,7 +18,7 @@ start=$SECONDS
 git apply "${patches[@]}" || { echo "patches did not apply"; exit 1; }
 top=$OUT
 for run in lsu-loads l2-promotion tile-192x192; do
-  left=$((565 - (SECONDS - start)))
+  left=$((${DEADLINE_S:-565} - (SECONDS - start)))
   ((left > 30)) || { echo "$run: no time left"; continue; }
   OUT=$top/$run SYMM_GIT_COMMIT=$C-experiments GPU_TESTS=0 PROBES=$R/2026-12-05-$run/probes.txt timeout $left \
     scripts/gpu-gemm-check.sh probes --no-tune
