@@ -17,10 +17,12 @@ C=${1:?commit}
 start=$SECONDS
 git apply "${patches[@]}" || { echo "patches did not apply"; exit 1; }
 top=$OUT
+# TILE_PROBES=probes-short.txt: the shorter list of the 192x192 folder.
+declare -A PROBE_FILE=([tile-192x192]=${TILE_PROBES:-probes.txt})
 for run in lsu-loads l2-promotion tile-192x192; do
   left=$((${DEADLINE_S:-565} - (SECONDS - start)))
   ((left > 30)) || { echo "$run: no time left"; continue; }
-  OUT=$top/$run SYMM_GIT_COMMIT=$C-experiments GPU_TESTS=0 PROBES=$R/2026-12-05-$run/probes.txt timeout $left \
+  OUT=$top/$run SYMM_GIT_COMMIT=$C-experiments GPU_TESTS=0 PROBES=$R/2026-12-05-$run/${PROBE_FILE[$run]:-probes.txt} timeout $left \
     scripts/gpu-gemm-check.sh probes --no-tune
   echo "$run probes: exit $? after $((SECONDS - start)) s"
 done
