@@ -73,11 +73,15 @@ constexpr int consumers_for(int blk_m, int blk_n, Schedule schedule) {
   return three ? kMaxConsumers : kConsumers;
 }
 
-// Registers per thread after reallocation (setmaxnreg): the producer keeps 40, the
-// consumers share the rest of the 64K in multiples of 8 (232 each of two, 152 of three).
+// Registers per thread after reallocation (setmaxnreg), which only moves registers between
+// a block's warps: the block holds THREADS times the per-thread count __launch_bounds__
+// (THREADS, 1) gives (a multiple of 8); the producer keeps 40, the consumers share the rest
+// in multiples of 8 (232 each of two, 152 of three).
 inline constexpr int kProducerRegisters = 40;
+constexpr int block_registers(int threads) { return threads * (65536 / threads / 8 * 8); }
 constexpr int consumer_registers(int consumers) {
-  return (65536 - kWarpgroupThreads * kProducerRegisters) / (kWarpgroupThreads * consumers) / 8 * 8;
+  const int threads = (consumers + 1) * kWarpgroupThreads;
+  return (block_registers(threads) - kWarpgroupThreads * kProducerRegisters) / (kWarpgroupThreads * consumers) / 8 * 8;
 }
 // What a consumer needs besides its accumulators (descriptors, indices, the epilogue's
 // packing): 128x192 ping-pong ran without spills with 192 accumulators in 232 registers.

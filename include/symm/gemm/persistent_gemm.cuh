@@ -24,8 +24,13 @@ struct PersistentGemm {
   using Fixup = TileFixup<Cfg, Mainloop::M_BLOCKS, Mainloop::ACC>;
   static_assert(sizeof(Smem) + kSmemAlignSlack == Cfg::SMEM_BYTES,
                 "the shared-memory budget (config.hpp) must describe GemmSmem exactly");
+  // After setmaxnreg the warpgroups must fit in what the block holds from launch (config.hpp):
+  // more, and the consumers' setmaxnreg.inc waits forever (a producer kept at 48 registers
+  // with consumers at 232 hung every two-consumer kernel, bench/results/gemm/2026-12-05-lsu-loads).
   static_assert(Cfg::CONSUMERS * kWarpgroupThreads * Cfg::CONSUMER_REGISTERS +
-                        kWarpgroupThreads * kProducerRegisters <= 65536);
+                        kWarpgroupThreads * kProducerRegisters <=
+                    block_registers(Cfg::THREADS),
+                "the warpgroups' registers after setmaxnreg exceed the block's");
 
   // Warpgroup wg's part of the tile of unit w in the block at `seat` of its cluster.
   __device__ static TileInfo tile_info(const WgmmaParams& p, const WorkUnit& w, ClusterSeat seat, int wg, int t) {
