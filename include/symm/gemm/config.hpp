@@ -78,10 +78,10 @@ constexpr int consumers_for(int blk_m, int blk_n, Schedule schedule) {
 // (THREADS, 1) gives (a multiple of 8); the producer keeps 40, the consumers share the rest
 // in multiples of 8 (232 each of two, 152 of three).
 inline constexpr int kProducerRegisters = 40;
+constexpr int block_threads(int consumers) { return (consumers + 1) * kWarpgroupThreads; }
 constexpr int block_registers(int threads) { return threads * (65536 / threads / 8 * 8); }
 constexpr int consumer_registers(int consumers) {
-  const int threads = (consumers + 1) * kWarpgroupThreads;
-  return (block_registers(threads) - kWarpgroupThreads * kProducerRegisters) / (kWarpgroupThreads * consumers) / 8 * 8;
+  return (block_registers(block_threads(consumers)) - kWarpgroupThreads * kProducerRegisters) / (kWarpgroupThreads * consumers) / 8 * 8;
 }
 // What a consumer needs besides its accumulators (descriptors, indices, the epilogue's
 // packing): 128x192 ping-pong ran without spills with 192 accumulators in 232 registers.
@@ -171,7 +171,7 @@ struct TileConfig {
   static constexpr int ACC_BLOCKS = SWAPPED ? WG_N / 64 : WG_M / 64;
   static constexpr int ACC = SWAPPED ? BLK_M / 2 : BLK_N / 2;
   static constexpr int READERS_PER_STAGE = PINGPONG ? 1 : CONSUMERS;  // consumers reading a stage
-  static constexpr int THREADS = (CONSUMERS + 1) * kWarpgroupThreads;
+  static constexpr int THREADS = block_threads(CONSUMERS);
   static constexpr KernelConfig desc{BM, BN, BK, S, SCHED, CM, CN};
   static constexpr bool WHOLE_TILES_ONLY = desc.whole_tiles_only();
   static constexpr int STAGING = desc.staging();  // staging tiles per consumer

@@ -119,6 +119,16 @@ class PlanReplay(unittest.TestCase):
             self.assertEqual(code, 2, text)
             self.assertIn(said, text)
 
+    def test_misses_without_an_h100_or_h200_planned_for_is_refused(self):
+        fake = self.path("symm-bench")  # plans for a GPU whose tuned runs are not on record
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\necho 'symm-bench gemm --plans: planned for GPU 0 (NVIDIA A100-SXM4-80GB)'\n"
+                    "echo '  plan: M=64 N=64 K=64 128x128x64s6-pingpong splits 1'\n")
+        os.chmod(fake, 0o755)
+        code, text = support.run_tool("plan-replay", fake, self.path("out.json"), "--misses", "3", cwd=self.dir)
+        self.assertEqual(code, 2, text)
+        self.assertIn("pass --plans-for h100 or h200", text)
+
 
 if __name__ == "__main__":
     unittest.main()
