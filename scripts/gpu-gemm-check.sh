@@ -40,7 +40,7 @@
 set -uo pipefail
 export SYMM_REQUIRE_GPU=1  # on the GPU machine a GPU test that finds no GPU fails (tests/support)
 export SYMM_GEMM_PLAN_CACHE=off  # measure the kernels built here, not plans recorded earlier
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 root=$PWD
 mode=${1:-all}
 case "$mode" in
@@ -60,9 +60,12 @@ timeout 30 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,po
 # Carried binaries are used only where they run here and were built from the commit
 # named in SYMM_GIT_COMMIT (build/carry/COMMIT), so no stale binary is measured.
 bin=$root/build/carry
-# Carried compressed (the device tool carries 64 MiB at most): unpacked here.
-[ -f "$bin/bin.tar.xz" ] && tar xJf "$bin/bin.tar.xz" -C "$bin"
 carried=$(cat "$bin/COMMIT" 2>/dev/null || echo none)
+# Carried compressed (the device tool carries 64 MiB at most): unpacked outside build/carry,
+# which must stay small enough to carry again.
+if [ -f "$bin/bin.tar.xz" ]; then
+  bin=$(mktemp -d) && tar xJf "$root/build/carry/bin.tar.xz" -C "$bin"
+fi
 if [ "$carried" != "${SYMM_GIT_COMMIT:-$carried}" ] || ! "$bin/symm_gemm_plan_test" --gtest_list_tests >/dev/null 2>&1; then
   say "carried binaries (commit $carried) unusable here or not of ${SYMM_GIT_COMMIT:-this tree}: building (standalone project, Release)"
   src=$root/build/gemm-standalone
