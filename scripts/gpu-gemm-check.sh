@@ -65,6 +65,8 @@ carried=$(cat "$bin/COMMIT" 2>/dev/null || echo none)
 # which must stay small enough to carry again.
 if [ -f "$bin/bin.tar.xz" ]; then
   bin=$(mktemp -d) && tar xJf "$root/build/carry/bin.tar.xz" -C "$bin"
+  unpacked=$bin
+  trap 'rm -rf "$unpacked"' EXIT
 fi
 if [ "$carried" != "${SYMM_GIT_COMMIT:-$carried}" ] || ! "$bin/symm_gemm_plan_test" --gtest_list_tests >/dev/null 2>&1; then
   say "carried binaries (commit $carried) unusable here or not of ${SYMM_GIT_COMMIT:-this tree}: building (standalone project, Release)"
