@@ -110,12 +110,18 @@ using detail::kPartialKIters;
 // credits its shared rows): of general.json's and ragged.json's 120 problems the planner
 // gives it that one only, at any rating from 0.85 to 0.98.
 // 160x192 swapped in 1 x 4 clusters: cuBLASLt's tile on 777 x 4104 x 8200 (5 x 22 tiles, one
-// wave of 30 quads): 0.92-0.94 of cuBLASLt where 144x192 pairs ran 0.87-0.88, 0.83 on
-// 592 x 5000 x 10680 (0.73), but 0.68-0.73 where M fits 160 rows badly
-// (bench/results/gemm/2026-12-05-l2bound-777). Rated as its sibling, which keeps the
-// untuned plan of those two shapes on 144x192 pairs and 192x160 in 1 x 2 (the model charges
-// its larger area and the quads' blocks past N, and the pairs' straddling rows too little);
-// the tuner, whose candidates it is among there, takes it.
+// wave of 30 quads): 0.92-0.96 of cuBLASLt where 144x192 pairs ran 0.85-0.88, 0.83 on
+// 592 x 5000 x 10680 (0.73-0.75), but 0.68-0.73 where M fits 160 rows badly
+// (bench/results/gemm/2026-12-05-l2bound-777). On the aligned twin 768 x 4096 x 8192 it ran
+// as fast as the pairs with an 11 % larger tile per block (2026-12-06-twin-777: a quad block
+// loads 232 operand rows per K iteration for 30720 outputs, a pair block 240 for 27648),
+// which puts it at about 1.08. Of the plans that rating moves (2026-12-06-quad-moves, forced
+// against the plan of the day, one call on an H100) it won 3-27 % on 1912 x 3760 x 5904,
+// 7192 x 1360 x 6680, 792 x 3360 x 10552 and 777 x 4104 x 8200 (either layout), but lost
+// 2-4 % on 840 x 3688 x 1272 (K short) and on 1752 x 5864 x 6688 against 128x256 pairs with K
+// split 2, which any rating from 1.04 takes it to. Rated 1.00: the winners on 1912, 7192 and
+// (on an H100's limits) 777, not the losers; on an H200's, 777 stays on the pairs, where the
+// tuner, whose candidates it is among, takes it.
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
@@ -129,7 +135,7 @@ constexpr Candidate kCandidates[] = {
     {{144, 192, 64, 4, Schedule::swapped, 2}, 0.97}, {{144, 192, 64, 4, Schedule::swapped}, 0.965},
     {{88, 192, 64, 5, Schedule::swapped, 2}, 0.75},
     {{160, 256, 64, 4, Schedule::swapped, 2}, 0.98}, {{152, 256, 64, 4, Schedule::swapped, 2}, 0.93},
-    {{160, 256, 64, 4, Schedule::swapped, 1, 4}, 0.98}, {{160, 192, 64, 4, Schedule::swapped, 1, 4}, 0.93},
+    {{160, 256, 64, 4, Schedule::swapped, 1, 4}, 0.98}, {{160, 192, 64, 4, Schedule::swapped, 1, 4}, 1.00},
     {{128, 192, 64, 4, Schedule::pingpong}, 1.00}, {{128, 192, 64, 4, Schedule::pingpong, 2}, 0.98},
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
@@ -165,13 +171,16 @@ constexpr double kKnTailEfficiency = 0.88;
 // bandwidth elsewhere).
 constexpr double kH200MemoryBytesPerFullTileKIter = 2.1e6;
 // A cluster whose tiles lie partly past M or N runs blocks that only load for their
-// partners: 64x128 ping-pong pairs ran 0.73-0.76 of cuBLASLt on 64 x 4096 x 4096 (one row
-// of tiles, every second tile past M) where single blocks ran 0.83
-// (bench/results/gemm/2026-12-02-floor-4963d4a); such a plan is charged per busy block.
-// Among plans held to the memory floor, operand tiles shared in a cluster save nothing
-// (memory delivers each byte once either way) and cost the blocks' lockstep: pairs ran
-// 0.956 on 128 x 8192 x 8192 where single blocks ran 1.003. A thousandth of the model's
-// cost per block of a cluster breaks such ties.
+// partners; they lengthen nothing (the wave count already counts their units), so they are
+// not charged: the quads' 10 such blocks of 120 on 768 x 4096 x 8192 cost nothing against
+// 144x192 pairs with none (bench/results/gemm/2026-12-06-twin-777), where charging them
+// per busy block had put the quads 9 % behind. Where such blocks are half of a plan (64x128
+// ping-pong pairs on 64 x 4096 x 4096, 0.73-0.76 of cuBLASLt where single blocks ran 0.83,
+// bench/results/gemm/2026-12-02-floor-4963d4a), the plan is held to memory's floor, and
+// among plans held there operand tiles shared in a cluster save nothing (memory delivers
+// each byte once either way) and cost the blocks' lockstep: pairs ran 0.956 on 128 x 8192 x
+// 8192 where single blocks ran 1.003. A thousandth of the model's cost per block of a
+// cluster breaks such ties.
 constexpr double kFloorTieBreak = 1e-3;
 
 double memory_floor(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks,
@@ -225,12 +234,7 @@ double efficiency(const KernelConfig& c, BLayout b_layout) {
 
 double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks,
                     const DeviceLimits& d) {
-  // Blocks whose tiles of a cluster's unit lie past M or N only load for their partners.
-  const double tiles_of_c =
-      double(ceil_div(p.m, c.blk_m) * ceil_div(p.n, c.blk_n)) * s.num_units() / s.num_tiles();
-  const double blocks_per_busy_block =
-      c.clustered() ? num_blocks / std::max(1.0, std::min(double(num_blocks), tiles_of_c)) : 1.0;
-  const double compute = predicted_cost(c, s, num_blocks, p.b_layout) * blocks_per_busy_block;
+  const double compute = predicted_cost(c, s, num_blocks, p.b_layout);
   const double floor = memory_floor(p, c, s, num_blocks, d);
   return compute >= floor ? compute : floor + kFloorTieBreak * compute * c.cluster_blocks();
 }

@@ -62,6 +62,14 @@ bool schedule_wanted(const KernelConfig& c, const GemmOptions& o) {
          (o.clusters == -1 || o.clusters == int(c.clustered()));
 }
 
+// Whether a cluster of c spans more tiles than p has along M or N: its blocks past the edge
+// share their operand tile with none that computes, so the cluster costs its lockstep for
+// nothing (64x128 ping-pong pairs on 64 x 4096 x 4096 ran 0.73-0.76 of cuBLASLt where single
+// blocks ran 0.83, bench/results/gemm/2026-12-02-floor-4963d4a).
+bool cluster_wider_than_problem(const KernelConfig& c, const GemmProblem& p) {
+  return c.cluster_m > ceil_div(p.m, c.blk_m) || c.cluster_n > ceil_div(p.n, c.blk_n);
+}
+
 // gsize_m beyond the tile rows is one group, the same order: clamped, so that the
 // scheduler's gsize_m x tiles_n stays within int for any SYMM_GEMM_GSIZE_M.
 // A unit of a cluster configuration is the cluster's tiles.
@@ -277,7 +285,7 @@ std::vector<Plan> candidate_plans(const GemmProblem& given, const GemmOptions& o
   const auto add_candidates = [&](const CopyChoice& choice, const KernelConfig& config) {
     const GemmProblem& p = choice.launched;
     if (!schedule_wanted(config, o) || !schedule_allowed(config, o) || !can_implement(config, p, d).empty() ||
-        blocks_for(config, o, d) == 0)
+        blocks_for(config, o, d) == 0 || (o.clusters != 1 && cluster_wider_than_problem(config, p)))
       return;
     const auto cost = [&](const TileScheduler& s, int blocks) { return cost_with(choice, config, s, blocks, d); };
     Plan plan = with_copy_notes(

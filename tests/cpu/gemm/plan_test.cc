@@ -108,18 +108,33 @@ TEST(GemmPlan, OneWaveProblemsShareOperandTilesInPairs) {
   }
 }
 
-// Where 192x160 tiles make whole waves (4096 x 1792: 264 tiles, two waves; 1912 x 3760:
-// 240 tiles) they beat 128x160 ping-pong pairs, which the model rated ahead, in every tuned
-// run on both GPU kinds: 4096 x 1792 x 4096 fp16 0.941-0.946 of cuBLASLt against
-// 0.914-0.937 on H200s and 1.01 against 0.951 on an H100 (bf16 1.058 against 0.969);
-// 1912 x 3760 x 5904 bf16 0.939-0.971 against 0.863-0.891 (H200s), 0.919 against 0.778
-// (H100). bench/results/gemm/2026-12-05-rating-192x160.
+// Where 192x160 tiles make whole waves (4096 x 1792: 264 tiles, two waves) they beat
+// 128x160 ping-pong pairs, which the model rated ahead, in every tuned run on both GPU
+// kinds: 4096 x 1792 x 4096 fp16 0.941-0.946 of cuBLASLt against 0.914-0.937 on H200s and
+// 1.01 against 0.951 on an H100 (bf16 1.058 against 0.969;
+// bench/results/gemm/2026-12-05-rating-192x160).
 TEST(GemmPlan, WholeWavesOf192x160TilesBeatPingpongPairs) {
-  for (const auto& [m, n, k] : {std::tuple{4096, 1792, 4096}, {1912, 3760, 5904}}) {
-    const Plan plan = make_plan(problem(m, n, k), GemmOptions{}, DeviceLimits{});
-    EXPECT_EQ(plan.config, (KernelConfig{192, 160, 64, 4})) << m << " x " << n << " x " << k << ": "
-                                                            << to_string(plan.config);
+  const Plan plan = make_plan(problem(4096, 1792, 4096), GemmOptions{}, DeviceLimits{});
+  EXPECT_EQ(plan.config, (KernelConfig{192, 160, 64, 4})) << to_string(plan.config);
+}
+
+// 160x192 swapped tiles in 1 x 4 clusters (A shared by four blocks) where they make whole
+// waves of quads with rows that straddle sectors: forced against the plans before them in
+// one call on an H100 (bench/results/gemm/2026-12-06-quad-moves), 1912 x 3760 x 5904 0.957
+// against 0.881 (128x256, B K x N) and 0.951 against 0.920 (192x160, N x K), 7192 x 1360 x
+// 6680 1.097 against 0.861 (200x128 pairs, K x N); 777 x 4104 x 8200 0.918-0.960 against
+// 0.849-0.862 for 144x192 pairs in every layout (-twin-777, -quad-moves). On 840 x 3688 x
+// 1272 (short K) they lost 2-4 % to the pairs, which keep it.
+TEST(GemmPlan, WholeWavesOfQuadsWhereRowsStraddle) {
+  const DeviceLimits h200, h100 = h100_sxm_limits();
+  const KernelConfig quads{160, 192, 64, 4, Schedule::swapped, 1, 4};
+  for (const BLayout layout : {BLayout::nk, BLayout::kn}) {
+    EXPECT_EQ(make_plan(problem(1912, 3760, 5904, layout), GemmOptions{}, h200).config, quads);
+    EXPECT_EQ(make_plan(problem(1912, 3760, 5904, layout), GemmOptions{}, h100).config, quads);
+    EXPECT_EQ(make_plan(problem(777, 4104, 8200, layout), GemmOptions{}, h100).config, quads);
+    EXPECT_NE(make_plan(problem(840, 3688, 1272, layout), GemmOptions{}, h100).config, quads);
   }
+  EXPECT_EQ(make_plan(problem(7192, 1360, 6680, BLayout::kn), GemmOptions{}, h100).config, quads);
 }
 
 // Decode-sized M is memory-bound: spreading K over more blocks does not make memory
