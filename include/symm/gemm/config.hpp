@@ -213,8 +213,6 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<192, 160, 64, 4>, TileConfig<192, 160, 64, 4, Schedule::cooperative, 1, 2>,
                                 TileConfig<200, 128, 64, 4, Schedule::swapped>,
                                 TileConfig<144, 128, 64, 5, Schedule::swapped>,
-                                TileConfig<160, 128, 64, 5, Schedule::swapped>,
-                                TileConfig<160, 128, 64, 5, Schedule::swapped, 1, 2>,
                                 TileConfig<200, 128, 64, 4, Schedule::swapped, 2>,
                                 TileConfig<160, 256, 64, 4, Schedule::swapped, 2>,
                                 TileConfig<152, 256, 64, 4, Schedule::swapped, 2>,
