@@ -1,10 +1,14 @@
 """plan-replay with the built symm-bench (no GPU): the plans of every preset problem, the moved
 ones against an earlier listing, the probes it writes for them, and the GPU it plans for.
 SYMM_BENCH names the binary (CMake sets it)."""
+import importlib.machinery
+import importlib.util
+import io
 import json
 import os
 import re
 import shutil
+import tarfile
 import tempfile
 import unittest
 
@@ -128,6 +132,34 @@ class PlanReplay(unittest.TestCase):
         code, text = support.run_tool("plan-replay", fake, self.path("out.json"), "--misses", "3", cwd=self.dir)
         self.assertEqual(code, 2, text)
         self.assertIn("pass --plans-for h100 or h200", text)
+
+
+def plan_replay_module():
+    loader = importlib.machinery.SourceFileLoader("plan_replay", os.path.join(support.TOOLS, "plan-replay"))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("plan_replay", loader))
+    loader.exec_module(module)
+    return module
+
+
+def tgz(members):
+    """A gzipped tar archive in memory of (name, bytes) pairs."""
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w:gz") as t:
+        for name, content in members:
+            info = tarfile.TarInfo(name)
+            info.size = len(content)
+            t.addfile(info, io.BytesIO(content))
+    return data.getvalue()
+
+
+class PresetResults(unittest.TestCase):
+    def test_tuned_preset_runs_are_read_from_archives_inside_archives(self):
+        run = json.dumps({"rows": []}).encode()
+        inner = tgz([("general-bf16-kn.json", run), ("general-bf16-kn-untuned.json", run),
+                     ("probe-1.json", run)])
+        outer = tgz([("call/presets.tgz", inner), ("call/issue4-bf16-nk.json", run), ("call/call.txt", b"x")])
+        found = plan_replay_module().preset_results(tarfile.open(fileobj=io.BytesIO(outer)))
+        self.assertEqual(sorted(name for name, _ in found), ["general-bf16-kn.json", "issue4-bf16-nk.json"])
 
 
 if __name__ == "__main__":
