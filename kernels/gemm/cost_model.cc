@@ -174,13 +174,12 @@ constexpr double kH200MemoryBytesPerFullTileKIter = 2.1e6;
 // partners; they lengthen nothing (the wave count already counts their units), so they are
 // not charged: the quads' 10 such blocks of 120 on 768 x 4096 x 8192 cost nothing against
 // 144x192 pairs with none (bench/results/gemm/2026-12-06-twin-777), where charging them
-// per busy block had put the quads 9 % behind. Where such blocks are half of a plan (64x128
-// ping-pong pairs on 64 x 4096 x 4096, 0.73-0.76 of cuBLASLt where single blocks ran 0.83,
-// bench/results/gemm/2026-12-02-floor-4963d4a), the plan is held to memory's floor, and
-// among plans held there operand tiles shared in a cluster save nothing (memory delivers
-// each byte once either way) and cost the blocks' lockstep: pairs ran 0.956 on 128 x 8192 x
-// 8192 where single blocks ran 1.003. A thousandth of the model's cost per block of a
-// cluster breaks such ties.
+// per busy block had put the quads 9 % behind. A cluster wider than the problem's tiles
+// (pairs on M = 64, where every unit has a block past M) is no candidate at all (plan.cc,
+// cluster_wider_than_problem). Among plans held to memory's floor, operand tiles shared in
+// a cluster save nothing (memory delivers each byte once either way) and cost the blocks'
+// lockstep: pairs ran 0.956 on 128 x 8192 x 8192 where single blocks ran 1.003. A
+// thousandth of the model's cost per block of a cluster breaks such ties.
 constexpr double kFloorTieBreak = 1e-3;
 
 double memory_floor(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks,

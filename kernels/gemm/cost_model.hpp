@@ -21,8 +21,7 @@ std::span<const Candidate> heuristic_candidates();
 // Full-tile throughput of c relative to 128x256x64s4 (B's layout: a K x N tail box costs).
 double efficiency(const KernelConfig& c, BLayout b_layout);
 
-// predicted_cost of c on p, charged per block that computes tiles of C (a cluster's tiles
-// past M or N only load), and never below the time memory takes to move A, B, C and the
+// predicted_cost of c on p, never below the time memory takes to move A, B, C and the
 // split partials once at d's memory bandwidth.
 double problem_cost(const GemmProblem& p, const KernelConfig& c, const TileScheduler& s, int num_blocks,
                     const DeviceLimits& d);

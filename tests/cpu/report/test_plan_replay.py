@@ -159,7 +159,7 @@ class PresetResults(unittest.TestCase):
                      ("probe-1.json", run)])
         outer = tgz([("call/presets.tgz", inner), ("call/issue4-bf16-nk.json", run), ("call/call.txt", b"x")])
         found = plan_replay_module().preset_results(tarfile.open(fileobj=io.BytesIO(outer)))
-        self.assertEqual(sorted(name for name, _ in found), ["general-bf16-kn.json", "issue4-bf16-nk.json"])
+        self.assertEqual(sorted(found), [("general", "bf16", "kn", {"rows": []}), ("issue4", "bf16", "nk", {"rows": []})])
 
 
 if __name__ == "__main__":
