@@ -228,6 +228,8 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 192, 64, 4, Schedule::pingpong, 2>,
                                 TileConfig<64, 128, 64, 8, Schedule::pingpong>,
                                 TileConfig<64, 128, 64, 8, Schedule::pingpong, 2>,
+                                TileConfig<64, 160, 64, 6, Schedule::pingpong, 4>,
+                                TileConfig<64, 192, 64, 6, Schedule::pingpong, 4>,
                                 TileConfig<64, 256, 64, 4, Schedule::pingpong>,
                                 TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,
                                 TileConfig<256, 64, 64, 2>, TileConfig<256, 64, 64, 3>,
