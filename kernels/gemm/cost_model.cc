@@ -140,7 +140,7 @@ constexpr Candidate kCandidates[] = {
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
     {{64, 128, 64, 8, Schedule::pingpong}, 0.80}, {{64, 128, 64, 8, Schedule::pingpong, 2}, 0.81},
-    {{64, 160, 64, 6, Schedule::pingpong, 4}, 0.81}, {{64, 192, 64, 6, Schedule::pingpong, 4}, 0.81}};
+    {{64, 144, 64, 7, Schedule::pingpong, 4}, 0.81}, {{64, 160, 64, 6, Schedule::pingpong, 4}, 0.81}};
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
 // With one staging tile per consumer each piece waits for the store before it (an
 // estimate: 256x160 pairs ran 0.89 of cuBLASLt on K = 1792, 1.06 on K = 4096; 4 until

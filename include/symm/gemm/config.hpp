@@ -195,8 +195,9 @@ struct TileConfig {
   // clusters of up to 4 fit at once only (DeviceLimits).
   static_assert((CM == 1 || CM == 2 || CM == 4) && (CN == 1 || CN == 2 || CN == 4) && CLUSTER_BLOCKS <= 4,
                 "clusters: 1, 2 or 4 blocks along M and N, at most 4 in all");
-  static_assert(A_PART_ROWS * CN == BM && B_PART_ROWS * CM == BN && A_PART_ROWS % 8 == 0 && B_PART_ROWS % 8 == 0,
-                "each block's part of a shared tile is whole 8-row swizzle atoms");
+  // A part may start inside an 8-row swizzle atom (36 rows of 144 in 4 x 1 clusters): TMA
+  // swizzles by the shared-memory address, as the wgmma reads it.
+  static_assert(A_PART_ROWS * CN == BM && B_PART_ROWS * CM == BN, "each block's part of a shared tile is whole rows");
   static_assert(SMEM_BYTES <= kSm90MaxSmemPerBlock, "shared memory over the sm_90 limit");
 };
 
@@ -228,8 +229,8 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 192, 64, 4, Schedule::pingpong, 2>,
                                 TileConfig<64, 128, 64, 8, Schedule::pingpong>,
                                 TileConfig<64, 128, 64, 8, Schedule::pingpong, 2>,
+                                TileConfig<64, 144, 64, 7, Schedule::pingpong, 4>,
                                 TileConfig<64, 160, 64, 6, Schedule::pingpong, 4>,
-                                TileConfig<64, 192, 64, 6, Schedule::pingpong, 4>,
                                 TileConfig<64, 256, 64, 4, Schedule::pingpong>,
                                 TileConfig<128, 128, 64, 2>, TileConfig<128, 128, 64, 3>,
                                 TileConfig<256, 64, 64, 2>, TileConfig<256, 64, 64, 3>,
