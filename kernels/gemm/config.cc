@@ -18,7 +18,7 @@ const char* schedule_suffix(Schedule s) {
   return s == Schedule::pingpong ? kPingpongSuffix : s == Schedule::swapped ? kSwappedSuffix : "";
 }
 
-// Clusters: "c2" for 2 x 1 blocks (the first built, named before there were others),
+// Clusters: "c2" for 2 x 1 blocks (the first built, named before there were others; "c4" for 4 x 1),
 // "cMxN" once the cluster has more than one column.
 std::string cluster_suffix(const KernelConfig& c) {
   if (c.cluster_n > 1) return fmt::format("c{}x{}", c.cluster_m, c.cluster_n);

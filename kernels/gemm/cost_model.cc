@@ -122,6 +122,14 @@ using detail::kPartialKIters;
 // split 2, which any rating from 1.04 takes it to. Rated 1.00: the winners on 1912, 7192 and
 // (on an H100's limits) 777, not the losers; on an H200's, 777 stays on the pairs, where the
 // tuner, whose candidates it is among, takes it.
+// 64-row ping-pong tiles in 4 x 1 clusters (B shared by four blocks along M): on 1000^3,
+// where rows straddle sectors, 64x144 quads (cuBLASLt's tile and cluster there) ran
+// 0.871-0.901 of cuBLASLt and 64x160 0.853-0.859 where the 64x128 pairs ran 0.813-0.833,
+// the same calls (kernel 9.87, 9.97 and 10.69 us under ncu, cuBLASLt's fastest 8.6-8.8;
+// bench/results/gemm/2026-12-06-quads-64row); on the whole-sector twin K = 1024 they lost
+// (0.80-0.83 against 0.855), where the straddle model gives them nothing. Rated as the
+// pairs: the straddle model's credit for their shared rows (it predicts the pairs 1.36x
+// slower on 1000^3, measured 1.07x) already takes them where rows straddle.
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},

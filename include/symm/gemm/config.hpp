@@ -26,7 +26,7 @@
 //                busy (where K is short, the epilogue is a large share of a tile's time).
 //                Whole tiles only: no split-K or stream-K.
 // A configuration may run its blocks in clusters of CLUSTER_M x CLUSTER_N tiles (2 x 1,
-// 1 x 2, 2 x 2 or 1 x 4). Blocks in one column of the cluster compute vertically adjacent
+// 1 x 2, 2 x 2, 1 x 4 or 4 x 1). Blocks in one column of the cluster compute vertically adjacent
 // tiles, which read the same B tile: each loads its 1 / CLUSTER_M of it by TMA multicast
 // into all of them.
 // Blocks in one row share their A tile the same way. L2 then serves each operand tile
@@ -146,7 +146,7 @@ struct KernelConfig {
 };
 
 // "128x256x64s4"; "128x128x64s6-pingpong"; "200x128x64s4-swapped"; clusters:
-// "128x256x64s4c2" (2 x 1), "...c1x2", "...c2x2", "...c1x4".
+// "128x256x64s4c2" (2 x 1), "...c4" (4 x 1), "...c1x2", "...c2x2", "...c1x4".
 std::string to_string(const KernelConfig& c);
 bool parse_config(const std::string& text, KernelConfig& out);  // inverse of to_string
 

@@ -97,15 +97,22 @@ TEST(GemmPlan, StraddlingRowsAreReadInPlaceBySharedTiles) {
     }
 }
 
-// A one-wave problem: 64x128 ping-pong tiles give 128 of 132 SMs a tile each (128x128
-// would leave half idle), in pairs sharing B, which ran 0.81-0.89 of cuBLASLt on 1000^3
-// where single blocks ran 0.73-0.80 (presets at 7b32d8f and ef98b2b).
-TEST(GemmPlan, OneWaveProblemsShareOperandTilesInPairs) {
-  for (BLayout layout : {BLayout::nk, BLayout::kn}) {
-    const Plan plan = make_plan(problem(1000, 1000, 1000, layout), GemmOptions{}, DeviceLimits{});
-    EXPECT_EQ(plan.config, (KernelConfig{64, 128, 64, 8, Schedule::pingpong, 2})) << to_string(plan.config);
-    EXPECT_EQ(plan.num_blocks, 128);
-  }
+// A one-wave problem with rows that straddle sectors: 64-row ping-pong tiles give most SMs
+// a tile each (128x128 would leave half idle), shared in clusters so that L2 serves each
+// straddling row to fewer blocks. 64x144 tiles in 4 x 1 clusters (B's 144 rows loaded a
+// quarter by each block; cuBLASLt's own tile and cluster there) make 28 quads on 1000^3 and
+// ran 0.871-0.901 of cuBLASLt where the 64x128 pairs ran 0.813-0.831 in the same call
+// (H100, bench/results/gemm/2026-12-06-quads-64row); 64x160 quads, where N fits 160-column
+// tiles (1000 x 1120), cover 1120 columns of 1000 and ran 0.853-0.859.
+TEST(GemmPlan, OneWaveStraddlingProblemsShareBInQuadsOf64RowTiles) {
+  for (const DeviceLimits& d : {DeviceLimits{}, h100_sxm_limits()})
+    for (BLayout layout : {BLayout::nk, BLayout::kn}) {
+      const Plan plan = make_plan(problem(1000, 1000, 1000, layout), GemmOptions{}, d);
+      EXPECT_EQ(plan.config, (KernelConfig{64, 144, 64, 7, Schedule::pingpong, 4})) << to_string(plan.config);
+      EXPECT_EQ(plan.num_blocks, 112);
+    }
+  EXPECT_EQ(make_plan(problem(1000, 1120, 1000), GemmOptions{}, DeviceLimits{}).config,
+            (KernelConfig{64, 160, 64, 6, Schedule::pingpong, 4}));
 }
 
 // Where 192x160 tiles make whole waves (4096 x 1792: 264 tiles, two waves) they beat
