@@ -124,12 +124,15 @@ using detail::kPartialKIters;
 // tuner, whose candidates it is among, takes it.
 // 64-row ping-pong tiles in 4 x 1 clusters (B shared by four blocks along M): on 1000^3,
 // where rows straddle sectors, 64x144 quads (cuBLASLt's tile and cluster there) ran
-// 0.871-0.901 of cuBLASLt and 64x160 0.853-0.859 where the 64x128 pairs ran 0.813-0.833,
-// the same calls (kernel 9.87, 9.97 and 10.69 us under ncu, cuBLASLt's fastest 8.6-8.8;
-// bench/results/gemm/2026-12-06-quads-64row); on the whole-sector twin K = 1024 they lost
-// (0.80-0.83 against 0.855), where the straddle model gives them nothing. Rated as the
-// pairs: the straddle model's credit for their shared rows (it predicts the pairs 1.36x
-// slower on 1000^3, measured 1.07x) already takes them where rows straddle.
+// 0.871-0.919 of cuBLASLt and 64x160 0.853-0.859 where the 64x128 pairs ran 0.813-0.848,
+// the same calls (kernel 9.70-9.87, 9.90-9.97 and 10.69 us under ncu, cuBLASLt's fastest
+// 8.6-8.8; bench/results/gemm/2026-12-06-quads-64row). They lost on the whole-sector twin
+// K = 1024 (0.80-0.83 against 0.855), where the straddle model gives them nothing, and on
+// 2000 x 1000 x 1000 (two waves: 0.782 against 0.859 for 128x160 ping-pong pairs, the
+// straddle model's credit for shared rows being about equal there). Rated 0.75: the
+// straddle model credits their shared rows (it put the pairs 1.36x behind on 1000^3,
+// measured 1.07x); from 0.78 up it takes them on 2000 x 1000 x 1000 too, below 0.72 no
+// longer on 1000^3 with B as K x N on an H200's limits.
 constexpr Candidate kCandidates[] = {
     {{128, 256, 64, 4}, 1.00}, {{256, 128, 64, 4}, 0.99}, {{128, 192, 64, 4}, 0.99},
     {{128, 144, 64, 5}, 0.96}, {{128, 128, 64, 6}, 0.94},
@@ -148,7 +151,7 @@ constexpr Candidate kCandidates[] = {
     {{128, 160, 64, 5, Schedule::pingpong, 2}, 0.97}, {{128, 160, 64, 5, Schedule::pingpong}, 0.95},
     {{128, 128, 64, 6, Schedule::pingpong}, 0.86}, {{64, 256, 64, 4, Schedule::pingpong}, 0.86},
     {{64, 128, 64, 8, Schedule::pingpong}, 0.80}, {{64, 128, 64, 8, Schedule::pingpong, 2}, 0.81},
-    {{64, 144, 64, 7, Schedule::pingpong, 4}, 0.81}, {{64, 160, 64, 6, Schedule::pingpong, 4}, 0.81}};
+    {{64, 144, 64, 7, Schedule::pingpong, 4}, 0.75}, {{64, 160, 64, 6, Schedule::pingpong, 4}, 0.75}};
 constexpr double kEpilogueKIters = 2.0;  // a tile's epilogue costs about 2 K iterations
 // With one staging tile per consumer each piece waits for the store before it (an
 // estimate: 256x160 pairs ran 0.89 of cuBLASLt on K = 1792, 1.06 on K = 4096; 4 until

@@ -103,7 +103,8 @@ TEST(GemmPlan, StraddlingRowsAreReadInPlaceBySharedTiles) {
 // quarter by each block; cuBLASLt's own tile and cluster there) make 28 quads on 1000^3 and
 // ran 0.871-0.901 of cuBLASLt where the 64x128 pairs ran 0.813-0.831 in the same call
 // (H100, bench/results/gemm/2026-12-06-quads-64row); 64x160 quads, where N fits 160-column
-// tiles (1000 x 1120), cover 1120 columns of 1000 and ran 0.853-0.859.
+// tiles (1000 x 1120), cover 1120 columns of 1000 and ran 0.853-0.859. In two waves
+// (2000 x 1000 x 1000) the quads ran 0.782 where 128x160 ping-pong pairs ran 0.859.
 TEST(GemmPlan, OneWaveStraddlingProblemsShareBInQuadsOf64RowTiles) {
   for (const DeviceLimits& d : {DeviceLimits{}, h100_sxm_limits()})
     for (BLayout layout : {BLayout::nk, BLayout::kn}) {
@@ -113,6 +114,9 @@ TEST(GemmPlan, OneWaveStraddlingProblemsShareBInQuadsOf64RowTiles) {
     }
   EXPECT_EQ(make_plan(problem(1000, 1120, 1000), GemmOptions{}, DeviceLimits{}).config,
             (KernelConfig{64, 160, 64, 6, Schedule::pingpong, 4}));
+  for (const DeviceLimits& d : {DeviceLimits{}, h100_sxm_limits()})
+    EXPECT_EQ(make_plan(problem(2000, 1000, 1000), GemmOptions{}, d).config,
+              (KernelConfig{128, 160, 64, 5, Schedule::pingpong, 2}));
 }
 
 // Where 192x160 tiles make whole waves (4096 x 1792: 264 tiles, two waves) they beat
