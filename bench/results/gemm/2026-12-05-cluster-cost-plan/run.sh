@@ -6,7 +6,7 @@
 # (pair-probes.txt) with each VARIANT applied in turn, while DEADLINE_S (default 560) seconds
 # of the call are left for its build and probes (VARIANT.probes.txt instead where there is
 # one). A variant is a patch of this folder, or several joined by '+' (applied together):
-#   no-multicast        the pairs load all their tiles themselves (cluster and barriers kept):
+#   no-multicast        64-row clusters load all their tiles themselves (cluster and barriers kept):
 #                       if they then run as the singles do, the cost is the multicast's
 #   spread-release      a stage goes back to the cluster's blocks from one thread per block
 #                       in one instruction (own block through its local address), not one
@@ -17,6 +17,8 @@
 #                       too: VARIANT_PROBES=probes.txt times them all)
 #   tile-128x64         128x64 tiles (two consumers of 64 x 64), alone and in 1 x 2 clusters
 #   bash bench/results/gemm/2026-12-05-cluster-cost-plan/run.sh COMMIT [VARIANT ...]
+# MAIN_PROBES names another file of this folder for the first step (quad-probes.txt: the
+# 64x144 quads; with VARIANT_PROBES=quad-probes.txt the variants time them too).
 set -u
 cd "$(dirname "$0")/../../../.."
 D=bench/results/gemm/2026-12-05-cluster-cost-plan
@@ -33,7 +35,7 @@ durations() {  # NAME PROBES SECONDS
   echo "$1: exit $?"
   cut -c1-150 "$W/$1/durations.txt" | head -70
 }
-durations main "$D/probes.txt" $((deadline - SECONDS))
+durations main "$D/${MAIN_PROBES:-probes.txt}" $((deadline - SECONDS))
 for variant in "${patches[@]}"; do
   left=$((deadline - SECONDS))
   ((left > 180)) || { echo "$variant: skipped, $left s left"; continue; }
