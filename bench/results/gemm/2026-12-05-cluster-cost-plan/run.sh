@@ -17,6 +17,8 @@
 #                       too: VARIANT_PROBES=probes.txt times them all)
 #   tile-128x64         128x64 tiles (two consumers of 64 x 64), alone and in 1 x 2 clusters
 #   test-wait           a wait that fails its first try_wait polls with test_wait (no suspension)
+#   warp-release        the 64-row quads release a stage from lane 0 of each consumer warp, one
+#                       block each (cuBLASLt's form), not from one thread four times
 #   bash bench/results/gemm/2026-12-05-cluster-cost-plan/run.sh COMMIT [VARIANT ...]
 # MAIN_PROBES names another file of this folder for the first step (quad-probes.txt: the
 # 64x144 quads; with VARIANT_PROBES=quad-probes.txt the variants time them too).
