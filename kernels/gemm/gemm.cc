@@ -30,6 +30,16 @@ namespace {
 // tuned 0.952, untuned 0.992; bench/results/gemm/2026-12-03-presets-6c47447).
 constexpr double kTuneMargin = 0.02;
 
+// Every candidate's median over the heuristic's (the first), in the order timed: what the
+// choice rests on, kept with the plan (results files, verbose runs).
+std::string timed_medians(const std::vector<Plan>& plans, const FastestChoice& fastest) {
+  std::string out;
+  for (std::size_t i = 0; i < plans.size(); ++i)
+    out += fmt::format("{}{} {} {:.3f}", i ? ", " : "", to_string(plans[i].config), decomposition(plans[i].sched),
+                       fastest.median_ms[i] / fastest.median_ms.front());
+  return out;
+}
+
 const char* env(const char* name) {
   const char* v = std::getenv(name);
   return v && *v ? v : nullptr;
@@ -198,14 +208,15 @@ Plan Gemm::tune(const GemmProblem& p, cudaStream_t stream, int candidates, int r
   const FastestChoice fastest = fastest_of(timer, runs, runs_at_least, kTuneMargin);
   Plan chosen = plans[fastest.index];
   chosen.reason =
-      fastest.index == 0
-          ? fmt::format("tuned: the heuristic's plan kept, none of the other {} ran {:.0f} % faster ({} interleaved "
-                        "runs each)",
-                        plans.size() - 1, 100 * kTuneMargin, fastest.rounds)
-          : fmt::format("tuned: fastest median of {} candidate plans, {:.1f} % below the heuristic's ({} "
-                        "interleaved runs each)",
-                        plans.size(), 100 * (1 - fastest.median_ms[fastest.index] / fastest.median_ms.front()),
-                        fastest.rounds);
+      (fastest.index == 0
+           ? fmt::format("tuned: the heuristic's plan kept, none of the other {} ran {:.0f} % faster ({} interleaved "
+                         "runs each)",
+                         plans.size() - 1, 100 * kTuneMargin, fastest.rounds)
+           : fmt::format("tuned: fastest median of {} candidate plans, {:.1f} % below the heuristic's ({} "
+                         "interleaved runs each)",
+                         plans.size(), 100 * (1 - fastest.median_ms[fastest.index] / fastest.median_ms.front()),
+                         fastest.rounds)) +
+      "; medians over the heuristic's: " + timed_medians(plans, fastest);
   return cache.record(key, chosen, plans);  // another rank's plan where it recorded one first
 }
 

@@ -36,6 +36,10 @@ TEST(GemmTuneCache, SecondTuneGetsTheRecordedPlan) {
   ::rmdir(dir.c_str());
 
   EXPECT_EQ(tuned.reason.rfind("tuned: ", 0), 0u) << tuned.reason;  // timed, not read from a file
+  // It says what the choice rests on: every candidate's median, the chosen one's among them.
+  const std::size_t medians = tuned.reason.find("; medians over the heuristic's: ");
+  ASSERT_NE(medians, std::string::npos) << tuned.reason;
+  EXPECT_NE(tuned.reason.find(to_string(tuned.config), medians), std::string::npos) << tuned.reason;
   EXPECT_NE(recorded.reason.find(path), std::string::npos) << recorded.reason;
   EXPECT_EQ(recorded.config, tuned.config);
   EXPECT_EQ(recorded.sched.k_splits, tuned.sched.k_splits);
