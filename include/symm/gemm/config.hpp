@@ -209,7 +209,6 @@ using WgmmaConfigs = std::tuple<TileConfig<128, 256, 64, 4>, TileConfig<256, 128
                                 TileConfig<128, 256, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<128, 192, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<128, 256, 64, 4, Schedule::cooperative, 2, 2>,
-                                TileConfig<128, 144, 64, 5, Schedule::cooperative, 2>,
                                 TileConfig<256, 128, 64, 4, Schedule::cooperative, 2>,
                                 TileConfig<256, 160, 64, 4>, TileConfig<256, 160, 64, 4, Schedule::cooperative, 1, 2>,
                                 TileConfig<192, 160, 64, 4>, TileConfig<192, 160, 64, 4, Schedule::cooperative, 1, 2>,
