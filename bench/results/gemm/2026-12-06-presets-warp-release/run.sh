@@ -2,12 +2,12 @@
 # #10's presets with every stage released by one lane per consumer warp (GemmSmem::release),
 # then the whole GEMM GPU suite, then, while time is left, ncu durations of the quads
 # (duration-probes.txt), all within DEADLINE_S (default 560) seconds:
-#   scripts/device-call.sh presets 590 env SYMM_GIT_COMMIT=COMMIT bash bench/results/gemm/2026-12-06-presets-warp-release-h100/run.sh
+#   scripts/device-call.sh presets 590 env SYMM_GIT_COMMIT=COMMIT bash bench/results/gemm/2026-12-06-presets-warp-release/run.sh
 set -u
 cd "$(dirname "$0")/../../../.."
-D=bench/results/gemm/2026-12-06-presets-warp-release-h100
+D=bench/results/gemm/2026-12-06-presets-warp-release
 deadline=$((SECONDS + ${DEADLINE_S:-560}))
-GPU_TESTS=0 timeout $((deadline - SECONDS - 150)) env OUT="$OUT/presets" scripts/gpu-gemm-check.sh presets \
+GPU_TESTS=0 timeout $((deadline - SECONDS - 100)) env OUT="$OUT/presets" scripts/gpu-gemm-check.sh presets \
   >"$OUT/presets.out" 2>&1
 echo "presets: exit $?"
 grep -E "^==|geomean|below" "$OUT/presets.out"
