@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# #10's presets with every stage released by one lane per consumer warp (GemmSmem::release),
-# then the whole GEMM GPU suite, then, while time is left, ncu durations of the quads
+# warp-release-all.patch (every stage released by lane 0 of consumer warp r for cluster
+# rank r, every configuration: GemmSmem::release) applied, then #10's presets, the whole
+# GEMM GPU suite and, while time is left, ncu durations of the quads
 # (duration-probes.txt), all within DEADLINE_S (default 560) seconds:
 #   scripts/device-call.sh presets 590 env SYMM_GIT_COMMIT=COMMIT bash bench/results/gemm/2026-12-06-presets-warp-release/run.sh
 set -u
 cd "$(dirname "$0")/../../../.."
 D=bench/results/gemm/2026-12-06-presets-warp-release
 deadline=$((SECONDS + ${DEADLINE_S:-560}))
+git apply "$D/warp-release-all.patch" || { echo "warp-release-all.patch did not apply"; exit 1; }
 GPU_TESTS=0 timeout $((deadline - SECONDS - 100)) env OUT="$OUT/presets" scripts/gpu-gemm-check.sh presets \
   >"$OUT/presets.out" 2>&1
 echo "presets: exit $?"
