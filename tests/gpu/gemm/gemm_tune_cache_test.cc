@@ -3,6 +3,7 @@
 // gets the recorded plan without timing.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -36,10 +37,16 @@ TEST(GemmTuneCache, SecondTuneGetsTheRecordedPlan) {
   ::rmdir(dir.c_str());
 
   EXPECT_EQ(tuned.reason.rfind("tuned: ", 0), 0u) << tuned.reason;  // timed, not read from a file
-  // It says what the choice rests on: every candidate's median, the chosen one's among them.
-  const std::size_t medians = tuned.reason.find("; medians over the heuristic's: ");
+  // It says what the choice rests on: every candidate's median over the heuristic plan's,
+  // that plan first (1.000), the chosen one among them.
+  const std::string label = "; medians over the heuristic's: ";
+  const std::size_t medians = tuned.reason.find(label);
   ASSERT_NE(medians, std::string::npos) << tuned.reason;
-  EXPECT_NE(tuned.reason.find(to_string(tuned.config), medians), std::string::npos) << tuned.reason;
+  const std::string list = tuned.reason.substr(medians + label.size());
+  EXPECT_EQ(list.rfind(to_string(Gemm().plan(p).config) + " ", 0), 0u) << list;
+  EXPECT_NE(list.find(" 1.000"), std::string::npos) << list;
+  EXPECT_GE(std::count(list.begin(), list.end(), ','), 1) << list;  // several candidates timed
+  EXPECT_NE(list.find(to_string(tuned.config)), std::string::npos) << list;
   EXPECT_NE(recorded.reason.find(path), std::string::npos) << recorded.reason;
   EXPECT_EQ(recorded.config, tuned.config);
   EXPECT_EQ(recorded.sched.k_splits, tuned.sched.k_splits);
