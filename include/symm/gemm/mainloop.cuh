@@ -99,14 +99,14 @@ struct WgmmaMainloop {
       ptx::wgmma_commit_group();
       if (kt == midway_kt) midway();
       ptx::wgmma_wait_group<1>();
-      if (leader && reading >= 0) s.release(reading);
+      if (reading >= 0) s.release(reading);
       reading = pos.stage;
       pos.advance();
     }
     ptx::wgmma_wait_group<0>();
 #pragma unroll
     for (int mb = 0; mb < M_BLOCKS; ++mb) ptx::wgmma_fence_operands(acc[mb]);
-    if (leader && reading >= 0) s.release(reading);
+    if (reading >= 0) s.release(reading);
   }
 };
 
